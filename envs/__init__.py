@@ -1,0 +1,32 @@
+"""The game and its environments.
+
+* :mod:`envs.cards` — the 40-card deck, card codes (``7o``, ``Rc``) and values;
+* :mod:`envs.rules` — ``Rules``: every switch of RULES.md, presets, rules files;
+* :mod:`envs.engine` — the pure-Python game engine (no RL imports);
+* :mod:`envs.observer` — what one seat may see, as a vector with named slices;
+* :mod:`envs.sette_e_mezzo` — the PettingZoo AEC environment;
+* :mod:`envs.render` — text tables and episode transcripts.
+
+Importing ``envs`` registers ``"sette/sette_e_mezzo-v0"`` with PettingZoo::
+
+    import envs, pettingzoo
+    env = pettingzoo.make("aec", "sette/sette_e_mezzo-v0", rules="catalan", num_seats=4)
+"""
+
+from envs import sette_e_mezzo as sette_e_mezzo_v0
+from envs.engine import Engine
+from envs.rules import PRESETS, Rules, RulesError
+
+__all__ = ["Engine", "PRESETS", "Rules", "RulesError", "sette_e_mezzo_v0", "ENV_ID"]
+
+ENV_ID = "sette/sette_e_mezzo-v0"
+
+
+def _register() -> None:
+    from pettingzoo.env_registry import registration
+
+    if ENV_ID not in registration.aec_registry:
+        registration.register("aec", ENV_ID, entry_point="envs.sette_e_mezzo:env")
+
+
+_register()

@@ -1,0 +1,217 @@
+"""
+# Sette e mezzo
+
+| Import             | `from envs import sette_e_mezzo_v0`                   |
+|--------------------|-------------------------------------------------------|
+| Registry id        | `pettingzoo.make("aec", "sette/sette_e_mezzo-v0")`    |
+| Actions            | Discrete                                              |
+| Parallel API       | No                                                    |
+| Manual control     | No                                                    |
+| Agents             | `agents= ['player_0', ..., 'player_{n-1}']`           |
+| Agents             | 2–8                                                   |
+| Action shape       | (1,)                                                  |
+| Action values      | Discrete(12 + 2 x len(bet_ladder))                    |
+| Observation shape  | (29 + 24 x num_seats,)                                |
+
+The Spanish / Italian banking card game played with a 40-card deck: draw
+towards 7½ without going over, against a bank that rotates between the
+seats. Every rule follows `RULES.md`; the rule switches and presets are in
+`envs.rules`.
+
+## Agents and roles
+Agents are the seats `player_0 … player_{n-1}`. The **bank** is a role that
+moves between the seats (RULES.md §5); which seat holds it, and for how many
+hands in a row, is part of every observation. An episode is `max_hands`
+hands (or fewer, when fewer than two seats can still play).
+
+## Action space
+One `Discrete` space for every seat and phase, with a fixed layout
+(`env.unwrapped.get_action_meanings()` names each index):
+
+| index | name | when |
+|-------|------|------|
+| 0 | `stand` | player's or bank's turn |
+| 1 | `hit` | player's or bank's turn, while a card can be drawn |
+| 2 | `reveal_hit` | `hidden_cards = "player_choice"`, holding a face-down card |
+| 3 | `take_bank` | offered the bank after a 7½ (`bank_transfer = "offer"`) |
+| 4 | `refuse_bank` | refusing the offer, or waiving the right to claim |
+| 5 | `claim_bank` | entitled to the bank after a 7½ (`bank_transfer = "right"`) |
+| 6–11 | `double`, `split`, `change_four`, `mort`, `decline`, `fusilar` | house rules (§6) |
+| 12… | `bet_<k>` | stake k x `min_bet` (`bet_ladder`) |
+| … | `raise_<k>` | raise by k x `min_bet` (`bet_raise`) |
+
+`observation["action_mask"]` marks the legal actions exactly; every other
+seat's mask is all zeros.
+
+## Observation space
+A dict with `"observation"`: `Box(float32)` and `"action_mask"`: `Box(int8)`.
+The vector holds exactly what the seat may see (RULES.md §4): its own cards
+(face-down ones too), every other hand's face-up cards and its number of
+face-down cards, statuses, bets and stacks, who holds the bank, the jackpot,
+the cards seen since the last shuffle by rank and how many are left in the
+shoe. Seats are ordered relative to the observer. `envs.observer` documents
+every slice; `env.unwrapped.observation_slices` maps name → slice.
+
+## Rewards
+When a hand is settled every seat, bank included, receives its net chips won
+or lost in that hand divided by `min_bet`. The jackpot ante paid that hand
+counts as a loss and a jackpot won as a gain; chips left in the pot when the
+episode ends belong to nobody. Bank-transfer decisions after settlement give
+no reward.
+
+## Starting state and options
+`reset(seed, options)` deals a new episode. Options:
+`"deck"`: card names put on top of the shoe in draw order (dealing is one
+card to each player in turn order, then the bank); `"bank"`: the first bank's
+seat; `"chips"`: the starting stacks. Unknown option keys are warned about.
+
+## Arguments
+`rules` (preset name, `.toml` path, mapping or `Rules`; default `"catalan"`),
+`num_seats` (2–8, default 4), `max_hands` (default 10; `None` for no limit),
+`render_mode` (`"ansi"` or `"human"`).
+
+## Version history
+* v0: first release.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from envs.engine import Engine, IllegalActionError
+from envs.observer import Observer, observation_bounds, observation_slices
+from envs.render import table_text
+from envs.rules import Rules
+
+RESET_OPTIONS = ("deck", "bank", "chips")
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The environment wrapped as PettingZoo's classic games are.
+
+    An illegal action ends the game with a reward of -1 for the offender.
+    """
+    environment = raw_env(**kwargs)
+    environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
+    environment = wrappers.AssertOutOfBoundsWrapper(environment)
+    environment = wrappers.OrderEnforcingWrapper(environment)
+    return environment
+
+
+class raw_env(AECEnv, EzPickle):
+    """Sette e mezzo as an AEC environment (see the module docstring)."""
+
+    metadata = {
+        "render_modes": ["ansi", "human"],
+        "name": "sette_e_mezzo_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(self, rules: Rules | str | Any = "catalan", num_seats: int = 4,
+                 max_hands: int | None = 10, render_mode: str | None = None) -> None:
+        EzPickle.__init__(self, rules, num_seats, max_hands, render_mode)
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode={render_mode!r} is not supported; choose one of "
+                             f"{self.metadata['render_modes']} or None")
+        self.engine = Engine(rules, num_seats, max_hands)
+        self.rules = self.engine.rules
+        self.observer = Observer(self.engine)
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(num_seats)]
+        self.agents = self.possible_agents[:]
+        self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
+        self.observation_slices = observation_slices(num_seats)
+        low, high = observation_bounds(num_seats)
+        n_actions = self.engine.layout.size
+        obs_space = spaces.Dict({
+            "observation": spaces.Box(low=low, high=high, dtype=np.float32),
+            "action_mask": spaces.Box(low=0, high=1, shape=(n_actions,), dtype=np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(n_actions) for a in self.possible_agents}
+        self._zero_mask = np.zeros(n_actions, dtype=np.int8)
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def get_action_meanings(self) -> list[str]:
+        """The name of every action index (``stand``, ``hit``, ``bet_1``, …)."""
+        return list(self.engine.layout.names)
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self.agent_name_mapping[agent]
+        engine = self.engine
+        mask = engine.action_mask() if seat == engine.actor else self._zero_mask.copy()
+        return {"observation": self.observer.observe(seat), "action_mask": mask}
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        options = dict(options or {})
+        unknown = sorted(k for k in options if k not in RESET_OPTIONS)
+        if unknown:
+            warnings.warn(f"reset options {unknown} are not used; known options: "
+                          f"{', '.join(RESET_OPTIONS)}", stacklevel=2)
+        self.engine.reset(seed=seed, deck=options.get("deck"), bank=options.get("bank"),
+                          chips=options.get("chips"))
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: {} for a in self.agents}
+        self._after_engine_step()
+        if self.render_mode == "human":
+            self.render()
+
+    def step(self, action: int) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        try:
+            self.engine.step(action)
+        except IllegalActionError as exc:
+            raise ValueError(str(exc)) from None
+        self._cumulative_rewards[agent] = 0.0
+        self._after_engine_step()
+        if self.render_mode == "human":
+            self.render()
+
+    def _after_engine_step(self) -> None:
+        engine = self.engine
+        rewards = engine.pending_rewards
+        for agent, reward in zip(self.possible_agents, rewards):
+            self.rewards[agent] = reward
+        if any(rewards):
+            self._accumulate_rewards()
+        if engine.over:
+            for agent in self.agents:
+                self.terminations[agent] = True
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self.possible_agents[engine.actor]
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            warnings.warn("render() called without a render_mode; pass render_mode='ansi' "
+                          "or 'human' to the environment", stacklevel=2)
+            return None
+        text = table_text(self.engine)
+        if self.render_mode == "human":
+            print(text + "\n")
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
