@@ -1,0 +1,32 @@
+# Two commands do everything on a fresh clone:
+#   make run    - the main job with its defaults (sets up .venv on first use)
+#   make test   - the test suite (sets up .venv on first use)
+# `make setup` exists too, but nobody needs to call it first.
+
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+EXTRAS ?= dev,bench
+
+.PHONY: setup run test bench clean
+
+setup: $(STAMP)
+
+$(STAMP): pyproject.toml Makefile
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[$(EXTRAS)]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/sette play
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_env.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,83 @@
+"""The ``sette`` command line.
+
+    sette play                     simulate and show a few hands between scripted seats
+    sette rules [PRESET|FILE]      list the presets, or print every switch of one
+
+Later work adds ``train``, ``evaluate``, ``solve`` and ``report``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from agents import make_agent
+from envs.engine import Engine
+from envs.observer import Observer
+from envs.render import table_text, transcript
+from envs.rules import PRESETS, SWITCH_DOCS, Rules, RulesError
+
+
+def _play(args: argparse.Namespace) -> int:
+    engine = Engine(args.rules, args.seats, max_hands=args.hands)
+    specs = args.agents or ["threshold:5.5"]
+    if len(specs) not in (1, args.seats):
+        raise ValueError(f"--agents takes one spec for every seat or {args.seats} specs, "
+                         f"got {len(specs)}")
+    specs = specs * args.seats if len(specs) == 1 else specs
+    seats = [make_agent(spec, seed=args.seed + i) for i, spec in enumerate(specs)]
+    observer = Observer(engine)
+    engine.reset(seed=args.seed)
+    while not engine.over:
+        seat = engine.actor
+        action = seats[seat].act(observer.observe(seat), engine.action_mask())
+        engine.step(action)
+    print(transcript(engine.events), end="")
+    print(f"\nfinal chips: {engine.chips}  jackpot: {engine.jackpot}  "
+          f"({engine.hands_played} hands, rules {args.rules!r}, seed {args.seed}, "
+          f"seats: {', '.join(specs)})")
+    return 0
+
+
+def _rules(args: argparse.Namespace) -> int:
+    if args.name is None:
+        print("presets (RULES.md §7):", ", ".join(PRESETS))
+        print("switches:")
+        for name, doc in SWITCH_DOCS.items():
+            print(f"  {name:<30} {doc}")
+        return 0
+    rules = Rules.resolve(args.name)
+    for key, value in rules.to_dict().items():
+        print(f"{key} = {value!r}")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="sette", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    play = sub.add_parser("play", help="simulate and show a few hands between scripted seats")
+    play.add_argument("--rules", default="catalan", help="preset name or rules .toml file")
+    play.add_argument("--seats", type=int, default=4, help="number of seats, 2..8")
+    play.add_argument("--hands", type=int, default=3, help="hands to play")
+    play.add_argument("--seed", type=int, default=0)
+    play.add_argument("--agents", nargs="*", help="agent spec per seat (e.g. threshold:5 random)")
+    play.set_defaults(func=_play)
+    rules = sub.add_parser("rules", help="list presets and switches, or show one rule set")
+    rules.add_argument("name", nargs="?", help="preset name or rules .toml file")
+    rules.set_defaults(func=_rules)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except (RulesError, ValueError, NotImplementedError) as exc:
+        print(f"sette {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
