@@ -121,6 +121,8 @@ class Engine:
         self.layout = ActionLayout(self.rules.bet_ladder)
         self.phase = OVER
         self.events: list[tuple] = []
+        self._legal: list[int] | None = None
+        self._mask_cache: dict[tuple[int, ...], np.ndarray] = {}
 
     # ------------------------------------------------------------------ reset
     def reset(self, seed: int | None = None, deck: Sequence[str] | Sequence[int] | None = None,
@@ -166,7 +168,10 @@ class Engine:
         self.raised = False
         self.transfer_queue: list[int] = []
         self.transfer_kind = ""
-        self.pending_rewards = [0.0] * n
+        self._zero_rewards = (0.0,) * n
+        self.pending_rewards = self._zero_rewards
+        self.rewarded = False
+        self._legal = None
         self.hand_start_chips = list(self.chips)
         self._shuffle_all()
         if bank is None:
@@ -224,7 +229,13 @@ class Engine:
         return self.order
 
     def legal_actions(self) -> list[int]:
-        """Indices of the actions the seat to act may take now."""
+        """Indices of the actions the seat to act may take now (do not modify the list)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
+
+    def _compute_legal(self) -> list[int]:
         phase = self.phase
         r = self.rules
         if phase == PLAY:
@@ -261,10 +272,14 @@ class Engine:
         return []
 
     def action_mask(self) -> np.ndarray:
-        """The legal actions as an int8 mask over the action layout."""
-        mask = np.zeros(self.layout.size, dtype=np.int8)
-        mask[self.legal_actions()] = 1
-        return mask
+        """The legal actions as a new int8 mask over the action layout."""
+        legal = self.legal_actions()
+        key = tuple(legal)
+        mask = self._mask_cache.get(key)
+        if mask is None:
+            mask = self._mask_cache[key] = np.zeros(self.layout.size, dtype=np.int8)
+            mask[legal] = 1
+        return mask.copy()
 
     def step(self, action: int) -> None:
         """Apply the action of the seat to act, then play on to the next decision."""
@@ -278,7 +293,8 @@ class Engine:
                 f"{PHASE_NAMES[self.phase]}; legal: "
                 + ", ".join(f"{a} ({names[a]})" for a in legal))
         action = int(action)
-        self.pending_rewards = [0.0] * self.num_seats
+        self.rewarded = False
+        self.pending_rewards = self._zero_rewards
         self._log("action", self.actor, self.layout.names[action])
         phase = self.phase
         if phase == PLAY:
@@ -289,6 +305,7 @@ class Engine:
             self._bet_action(action)
         else:
             self._transfer_action(action)
+        self._legal = None
 
     # ------------------------------------------------------------ hand flow
     def _start_hand(self) -> None:
@@ -299,10 +316,11 @@ class Engine:
             self.discard.clear()
             self._shuffle_all()
         self.hand_start_chips = list(self.chips)
+        self.refused[self.bank] = False  # a refusal counts until the seat next holds the bank
         need = r.min_bet + r.jackpot_ante
         self.order = [s for s in ((self.bank + i) % n for i in range(1, n)) if self.chips[s] >= need]
         self.bank_streak += 1
-        self._log("hand", self.hands_played + 1, self.bank, self.bank_streak)
+        self._log("hand", self.hands_played + 1, self.bank, self.bank_streak, tuple(self.order))
         self.hands = [[] for _ in range(n)]
         for s in self.order:
             self.hands[s] = [Hand(s)]
@@ -332,7 +350,7 @@ class Engine:
             self._begin_bank_turn()
             return
         self.actor = self.order[turn]
-        self.hands[self.actor][0].status = PLAYING
+        self._set_status(self.hands[self.actor][0], PLAYING)
         self.phase = BET if self.rules.bet_timing == "on_turn" else PLAY
 
     def _bet_action(self, action: int) -> None:
@@ -356,7 +374,7 @@ class Engine:
         seat = self.actor
         hand = self.hands[seat][0]
         if action == A.STAND:
-            hand.status = STOOD
+            self._set_status(hand, STOOD)
             self._begin_turn(self.turn + 1)
             return
         if action == A.HIT:
@@ -387,7 +405,7 @@ class Engine:
 
     def _bust(self, hand: Hand) -> None:
         """RULES.md §4.4: the hand is shown and the stake goes to the bank at once."""
-        hand.status = BUST
+        self._set_status(hand, BUST)
         self._reveal(hand)
         self.chips[self.bank] += hand.bet
         hand.settled = True
@@ -396,11 +414,10 @@ class Engine:
     def _seven_and_half(self, hand: Hand) -> None:
         """RULES.md §4.5: 7½ ends the turn; with declare_seven_and_half it is shown."""
         if self.rules.declare_seven_and_half:
-            hand.status = DECLARED
+            self._set_status(hand, DECLARED)
             self._reveal(hand)
-            self._log("declare", hand.seat)
         else:
-            hand.status = STOOD
+            self._set_status(hand, STOOD)
 
     def _any_declared(self) -> bool:
         return any(h.status == DECLARED for s in self.order for h in self.hands[s])
@@ -410,24 +427,25 @@ class Engine:
         self.phase = BANK
         self.actor = self.bank
         self._reveal(self.bank_hand)
-        self.bank_hand.status = PLAYING
         if not any(not h.settled for s in self.order for h in self.hands[s]):
-            self.bank_hand.status = STOOD
+            self._set_status(self.bank_hand, STOOD)
             self._settle()
+        else:
+            self._set_status(self.bank_hand, PLAYING)
 
     def _bank_action(self, action: int) -> None:
         hand = self.bank_hand
         if action == A.STAND:
-            hand.status = STOOD
+            self._set_status(hand, STOOD)
             self._settle()
             return
         self._give(hand, True)
         if hand.total > SEVEN_AND_HALF:
-            hand.status = BUST
+            self._set_status(hand, BUST)
             self._log("bust", self.bank, hand.total, 0)
             self._settle()
         elif hand.total == SEVEN_AND_HALF:
-            hand.status = STOOD
+            self._set_status(hand, STOOD)
             self._settle()
 
     # ------------------------------------------------------------ settlement
@@ -484,6 +502,7 @@ class Engine:
                 self._reveal(hand)
         scale = 1.0 / self.rules.min_bet
         self.pending_rewards = [(c - c0) * scale for c, c0 in zip(chips, self.hand_start_chips)]
+        self.rewarded = True
         self._log("chips", list(chips), self.jackpot)
         self._begin_transfer()
 
@@ -539,7 +558,6 @@ class Engine:
         self.bank_hand = Hand(self.bank)
         self.order = []
         if new_bank is not None:
-            self.refused[new_bank] = False
             self._log("bank", new_bank, "seven_and_half")
             self.bank = new_bank
             self.bank_streak = 0
@@ -650,6 +668,10 @@ class Engine:
                 self.seen[card % NUM_RANKS] += 1
                 self._log("reveal", hand.seat, card)
 
+    def _set_status(self, hand: Hand, status: int) -> None:
+        hand.status = status
+        self._log("status", hand.seat, status)
+
     def _log(self, *event: Any) -> None:
         self.events.append(event)
 
@@ -660,9 +682,11 @@ def replay(rules: Rules | str, num_seats: int, max_hands: int | None,
 
     Returns the new engine; its ``events`` equal the given log (checked).
     """
-    kind, seed, deck, bank, chips = events[0]
-    if kind != "reset":
-        raise ValueError(f"an event log starts with a 'reset' event, not {kind!r}")
+    if not events or events[0][0] != "reset" or len(events[0]) != 5:
+        first = events[0] if events else "nothing"
+        raise ValueError(f"an event log starts with its ('reset', seed, deck, bank, chips) "
+                         f"event, not {first!r}")
+    _, seed, deck, bank, chips = events[0]
     engine = Engine(rules, num_seats, max_hands)
     engine.reset(seed=seed, deck=deck, bank=bank, chips=chips)
     for event in events[1:]:

@@ -51,11 +51,13 @@ Each seat block (``SEAT_FIELDS``, offsets within the block):
 
 from __future__ import annotations
 
+from array import array
+
 import numpy as np
 
 from envs.cards import HALF_POINTS as _HALF
 from envs.cards import NUM_RANKS
-from envs.engine import OVER, Engine
+from envs.engine import OVER, WAITING, Engine
 
 SEAT_FIELDS: dict[str, slice] = {}
 _offset = 0
@@ -119,69 +121,238 @@ def observation_bounds(num_seats: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 class Observer:
-    """Builds the observation vector of any seat from an engine's state."""
+    """Builds the observation vector of any seat from an engine's state.
+
+    The observation is a pure function of the engine's event log (what was
+    dealt, face up or down, statuses, bets, who holds the bank) plus the
+    chips, the acting seat and the refusals, which are compared with their
+    last values. Each call reads only the events logged since the previous
+    call, so a step costs a few updates whatever the table size. The numbers
+    live in float32 ``array.array`` buffers, whose element updates cost a
+    fraction of numpy's and which numpy wraps without converting.
+    :func:`reference_observation` is the plain definition the tests hold this
+    fast path to.
+    """
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.size = observation_size(engine.num_seats)
+        n = engine.num_seats
+        self.size = observation_size(n)
         r = engine.rules
         self._chips_scale = 1.0 / r.starting_chips
         self._bet_scale = 1.0 / r.max_bet
         self._seen_scale = 1.0 / (4 * r.decks)
         self._shoe_scale = 1.0 / (40 * r.decks)
+        self._events: list | None = None
+        self._cursor = 0
+        self._handlers = {
+            "card": self._on_card, "reveal": self._on_reveal, "status": self._on_status,
+            "bet": self._on_bet, "raise": self._on_raise, "hand": self._on_hand,
+            "bank": self._on_bank, "first_bank": self._on_bank, "over": self._on_over,
+            "shuffle": self._on_shuffle,
+        }
 
+    # -------------------------------------------------------------- events
+    def _restart(self) -> None:
+        """Forget everything and read the engine's log from its start."""
+        n = self.engine.num_seats
+        self._events = self.engine.events
+        self._cursor = 0
+        self._public = array("f", bytes(4 * _OWN_HIDDEN))
+        self._own = [array("f", bytes(4 * (NUM_RANKS + 1))) for _ in range(n)]
+        self._table = array("f", bytes(4 * n * SEAT_BLOCK))
+        self._hand_bank = -1
+        self._bank = -1
+        self._phase = -1
+        self._actor = -1
+        self._chips: list[int] = []
+        self._refused: list[bool] = []
+        self._seen_stale = False
+
+    def _on_card(self, event: tuple) -> None:
+        _, seat, card, up = event
+        table = self._table
+        base = seat * SEAT_BLOCK
+        if up:
+            table[base + _UP + card % NUM_RANKS] += 1.0
+            table[base + _UP_TOTAL] += _HALF[card] / 15.0
+            self._public[_SEEN + card % NUM_RANKS] += self._seen_scale
+        else:
+            table[base + _HIDDEN] += 1.0
+            if seat != self._hand_bank:  # the bank does not see its own face-down card
+                mine = self._own[seat]
+                mine[card % NUM_RANKS] += 1.0
+                mine[NUM_RANKS] += _HALF[card] / 15.0
+
+    def _on_reveal(self, event: tuple) -> None:
+        _, seat, card = event
+        table = self._table
+        base = seat * SEAT_BLOCK
+        table[base + _HIDDEN] -= 1.0
+        table[base + _UP + card % NUM_RANKS] += 1.0
+        table[base + _UP_TOTAL] += _HALF[card] / 15.0
+        self._public[_SEEN + card % NUM_RANKS] += self._seen_scale
+        if seat != self._hand_bank:
+            mine = self._own[seat]
+            mine[card % NUM_RANKS] -= 1.0
+            mine[NUM_RANKS] -= _HALF[card] / 15.0
+
+    def _on_status(self, event: tuple) -> None:
+        base = event[1] * SEAT_BLOCK + _STATUS
+        self._table[base:base + 5] = _STATUS_ONE_HOT[event[2]]
+
+    def _on_bet(self, event: tuple) -> None:
+        self._table[event[1] * SEAT_BLOCK + _BET] = event[2] * self._bet_scale
+
+    def _on_raise(self, event: tuple) -> None:
+        self._table[event[1] * SEAT_BLOCK + _BET] = event[3] * self._bet_scale
+
+    def _on_shuffle(self, event: tuple) -> None:
+        # The count restarts; with when_empty the engine re-counts the face-up
+        # cards still in play, so take its numbers once the batch is read.
+        self._seen_stale = True
+
+    def _set_bank(self, bank: int, streak: int) -> None:
+        table = self._table
+        if self._bank >= 0:
+            table[self._bank * SEAT_BLOCK + _IS_BANK] = 0.0
+            table[self._bank * SEAT_BLOCK + _STREAK] = 0.0
+        table[bank * SEAT_BLOCK + _IS_BANK] = 1.0
+        table[bank * SEAT_BLOCK + _STREAK] = float(streak)
+        self._bank = bank
+
+    def _on_bank(self, event: tuple) -> None:
+        self._set_bank(event[1], 0)
+
+    def _clear_hands(self, playing: tuple[int, ...]) -> None:
+        """A new hand (or the end): no cards, no bets; ``playing`` seats wait."""
+        table = self._table
+        for seat in range(len(self._own)):
+            base = seat * SEAT_BLOCK
+            table[base + _BET:base + _REFUSED] = _BLANK_HAND
+            if seat in playing:
+                table[base + _STATUS + WAITING] = 1.0
+            table[base + _OUT] = 0.0 if seat in playing or seat == self._bank else 1.0
+            self._own[seat][:] = _BLANK_OWN
+
+    def _on_hand(self, event: tuple) -> None:
+        _, _, bank, streak, order = event
+        self._set_bank(bank, streak)
+        self._hand_bank = bank
+        self._clear_hands(order + (bank,))
+
+    def _on_over(self, event: tuple) -> None:
+        self._hand_bank = -1
+        self._clear_hands(())
+
+    def _read_events(self) -> None:
+        """Apply the events logged since the last call."""
+        events = self.engine.events
+        if events is not self._events or len(events) < self._cursor:
+            self._restart()
+        cursor = self._cursor
+        if cursor == len(events):
+            return
+        handlers = self._handlers
+        for event in events[cursor:]:
+            handler = handlers.get(event[0])
+            if handler is not None:
+                handler(event)
+        self._cursor = len(events)
+        if self._seen_stale:
+            scale = self._seen_scale
+            self._public[_SEEN:_SEEN + NUM_RANKS] = array(
+                "f", [count * scale for count in self.engine.seen])
+            self._seen_stale = False
+
+    # ------------------------------------------------------------- observe
     def observe(self, seat: int) -> np.ndarray:
         """The observation vector of ``seat``: exactly what that seat may see."""
         e = self.engine
-        n = e.num_seats
-        obs = [0.0] * self.size
-        obs[_PHASE + e.phase] = 1.0
-        obs[_JACKPOT] = e.jackpot * self._chips_scale
-        obs[_SHOE] = len(e.draw_pile) * self._shoe_scale
-        seen_scale = self._seen_scale
-        for rank, count in enumerate(e.seen):
-            if count:
-                obs[_SEEN + rank] = count * seen_scale
+        self._read_events()
+        table = self._table
+        if e.actor != self._actor:
+            if self._actor >= 0:
+                table[self._actor * SEAT_BLOCK + _ACTING] = 0.0
+            if e.actor >= 0:
+                table[e.actor * SEAT_BLOCK + _ACTING] = 1.0
+            self._actor = e.actor
+        if e.chips != self._chips:
+            self._chips = list(e.chips)
+            scale = self._chips_scale
+            for i, chips in enumerate(self._chips):
+                table[i * SEAT_BLOCK + _CHIPS] = chips * scale
+        if e.refused != self._refused:
+            self._refused = list(e.refused)
+            for i, refused in enumerate(self._refused):
+                table[i * SEAT_BLOCK + _REFUSED] = float(refused)
+        public = self._public
+        if e.phase != self._phase:
+            if self._phase >= 0:
+                public[_PHASE + self._phase] = 0.0
+            public[_PHASE + e.phase] = 1.0
+            self._phase = e.phase
+        public[_JACKPOT] = e.jackpot * self._chips_scale
+        public[_SHOE] = len(e.draw_pile) * self._shoe_scale
         if e.max_hands:
-            obs[_HANDS] = e.hands_played / e.max_hands
-        over = e.phase == OVER
-        bank = e.bank
-        in_hand = e.order
-        chips_scale, bet_scale = self._chips_scale, self._bet_scale
-        for i in range(n):
-            seat_i = (seat + i) % n
-            base = GLOBAL_SIZE + i * SEAT_BLOCK
-            if seat_i == bank:
-                obs[base + _IS_BANK] = 1.0
-                obs[base + _STREAK] = float(e.bank_streak)
-                hands = (e.bank_hand,) if not over else ()
-            else:
-                hands = e.hands[seat_i]
-                if seat_i not in in_hand:
-                    obs[base + _OUT] = 1.0
-            if seat_i == e.actor:
-                obs[base + _ACTING] = 1.0
-            obs[base + _CHIPS] = e.chips[seat_i] * chips_scale
-            if e.refused[seat_i]:
-                obs[base + _REFUSED] = 1.0
-            for hand in hands:
-                obs[base + _BET] += hand.bet * bet_scale
-                obs[base + _STATUS + hand.status] = 1.0
-                up_total = 0
-                hidden = 0
-                own = i == 0
-                for card, up in zip(hand.cards, hand.face_up):
-                    if up:
-                        obs[base + _UP + card % NUM_RANKS] += 1.0
-                        up_total += _HALF[card]
-                    else:
-                        hidden += 1
-                        if own and seat_i != bank:
-                            obs[_OWN_HIDDEN + card % NUM_RANKS] += 1.0
-                            obs[_OWN_TOTAL] += _HALF[card] / 15.0
-                obs[base + _HIDDEN] = float(hidden)
-                obs[base + _UP_TOTAL] = up_total / 15.0
-                if own:
-                    obs[_OWN_TOTAL] += up_total / 15.0
-        return np.array(obs, dtype=np.float32)
+            public[_HANDS] = e.hands_played / e.max_hands
+        split = seat * SEAT_BLOCK
+        buffer = public + self._own[seat] + table[split:] + table[:split]
+        buffer[_OWN_TOTAL] += table[split + _UP_TOTAL]
+        return np.frombuffer(buffer, dtype=np.float32)
 
+
+_STATUS_ONE_HOT = [array("f", [float(i == k) for i in range(5)]) for k in range(5)]
+_BLANK_HAND = array("f", bytes(4 * (_REFUSED - _BET)))
+_BLANK_OWN = array("f", bytes(4 * (NUM_RANKS + 1)))
+
+
+def reference_observation(engine: Engine, seat: int) -> np.ndarray:
+    """The observation of ``seat``, computed from scratch from the engine's state.
+
+    The plain definition of the observation; :class:`Observer` must agree
+    with it after every step (the tests check this).
+    """
+    e = engine
+    n = e.num_seats
+    r = e.rules
+    chips_scale, bet_scale = 1.0 / r.starting_chips, 1.0 / r.max_bet
+    obs = [0.0] * observation_size(n)
+    obs[_PHASE + e.phase] = 1.0
+    obs[_JACKPOT] = e.jackpot * chips_scale
+    obs[_SHOE] = len(e.draw_pile) / (40 * r.decks)
+    for rank, count in enumerate(e.seen):
+        obs[_SEEN + rank] = count / (4 * r.decks)
+    if e.max_hands:
+        obs[_HANDS] = e.hands_played / e.max_hands
+    over = e.phase == OVER
+    for i in range(n):
+        seat_i = (seat + i) % n
+        base = GLOBAL_SIZE + i * SEAT_BLOCK
+        if seat_i == e.bank:
+            obs[base + _IS_BANK] = 1.0
+            obs[base + _STREAK] = float(e.bank_streak)
+            hands = [e.bank_hand] if not over else []
+        else:
+            hands = e.hands[seat_i]
+            if seat_i not in e.order:
+                obs[base + _OUT] = 1.0
+        obs[base + _ACTING] = float(seat_i == e.actor)
+        obs[base + _CHIPS] = e.chips[seat_i] * chips_scale
+        obs[base + _REFUSED] = float(e.refused[seat_i])
+        for hand in hands:
+            obs[base + _BET] += hand.bet * bet_scale
+            obs[base + _STATUS + hand.status] = 1.0
+            for card, up in zip(hand.cards, hand.face_up):
+                value = _HALF[card] / 15.0
+                if up:
+                    obs[base + _UP + card % NUM_RANKS] += 1.0
+                    obs[base + _UP_TOTAL] += value
+                    if i == 0:
+                        obs[_OWN_TOTAL] += value
+                else:
+                    obs[base + _HIDDEN] += 1.0
+                    if i == 0 and seat_i != e.bank:
+                        obs[_OWN_HIDDEN + card % NUM_RANKS] += 1.0
+                        obs[_OWN_TOTAL] += value
+    return np.array(obs, dtype=np.float32)

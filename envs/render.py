@@ -87,8 +87,8 @@ def _event_text(event: tuple) -> str:
         return f"seat {event[1]}: {event[2]}"
     if kind == "bust":
         return f"  seat {event[1]} busts with {format_half_points(event[2])}"
-    if kind == "declare":
-        return f"  seat {event[1]} declares 7½"
+    if kind == "status":
+        return f"  seat {event[1]} is {STATUS_NAMES[event[2]]}"
     if kind == "lose":
         return f"  seat {event[1]} loses {event[2]}"
     if kind == "win":

@@ -302,7 +302,9 @@ def _check_value(f: dataclasses.Field, value: Any) -> None:
     if expected is bool and not isinstance(value, bool):
         raise RulesError(f"{name} must be true or false, got {value!r}")
     if expected is str and not isinstance(value, str):
-        raise RulesError(f"{name} must be a string, got {value!r}")
+        allowed = (f"; choose one of {', '.join(repr(c) for c in meta['choices'])}"
+                   if meta["choices"] else "")
+        raise RulesError(f"{name} must be a string, got {value!r}{allowed}")
     if meta["choices"] is not None and value not in meta["choices"]:
         raise RulesError(f"{name}={value!r} is not allowed; choose one of "
                          f"{', '.join(repr(c) for c in meta['choices'])}")

@@ -83,10 +83,10 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from envs.engine import Engine, IllegalActionError
 from envs.observer import Observer, observation_bounds, observation_slices
+from envs import wrappers
 from envs.render import table_text
 from envs.rules import Rules
 
@@ -97,6 +97,8 @@ def env(**kwargs: Any) -> AECEnv:
     """The environment wrapped as PettingZoo's classic games are.
 
     An illegal action ends the game with a reward of -1 for the offender.
+    The wrappers are PettingZoo's own, with faster attribute forwarding
+    (:mod:`envs.wrappers`).
     """
     environment = raw_env(**kwargs)
     environment = wrappers.TerminateIllegalWrapper(environment, illegal_reward=-1)
@@ -170,6 +172,7 @@ class raw_env(AECEnv, EzPickle):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
+        self._stale_rewards = False
         self._after_engine_step()
         if self.render_mode == "human":
             self.render()
@@ -190,11 +193,13 @@ class raw_env(AECEnv, EzPickle):
 
     def _after_engine_step(self) -> None:
         engine = self.engine
-        rewards = engine.pending_rewards
-        for agent, reward in zip(self.possible_agents, rewards):
-            self.rewards[agent] = reward
-        if any(rewards):
+        if engine.rewarded:
+            self.rewards = dict(zip(self.possible_agents, engine.pending_rewards))
             self._accumulate_rewards()
+            self._stale_rewards = True
+        elif self._stale_rewards:
+            self.rewards = dict.fromkeys(self.possible_agents, 0.0)
+            self._stale_rewards = False
         if engine.over:
             for agent in self.agents:
                 self.terminations[agent] = True

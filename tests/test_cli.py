@@ -1,0 +1,184 @@
+"""The ``sette`` command line: ``play`` and ``rules``, and its error messages."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+
+import pytest
+
+from envs.rules import Rules
+from train.cli import main
+
+NUM_SWITCHES = len(dataclasses.fields(Rules))
+
+
+# ------------------------------------------------------------------- play
+def test_play_prints_a_transcript(capsys):
+    assert main(["play", "--rules", "pagat", "--seats", "2", "--hands", "2", "--seed", "3"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    lines = out.splitlines()
+    assert lines[0] == "reset seed=3"
+    assert lines[1] == "shuffle 40 cards"
+    assert lines[2].startswith("first bank: seat ") and lines[2].endswith("(random)")
+    assert sum(1 for line in lines if line.startswith("== hand ")) == 2
+    assert "episode over after 2 hands" in lines
+    assert lines[-1].startswith("final chips: [")
+    assert ("(2 hands, rules 'pagat', seed 3, seats: threshold:5.5, threshold:5.5)"
+            in lines[-1])
+    # chips are conserved in pagat (no jackpot)
+    chips = ast.literal_eval(lines[-1].split("final chips: ")[1].split("  jackpot")[0])
+    assert len(chips) == 2 and sum(chips) == 2000
+
+
+def test_play_is_deterministic_per_seed(capsys):
+    args = ["play", "--rules", "catalan", "--seats", "3", "--hands", "3"]
+    assert main(args + ["--seed", "5"]) == 0
+    first = capsys.readouterr().out
+    assert main(args + ["--seed", "5"]) == 0
+    second = capsys.readouterr().out
+    assert main(args + ["--seed", "6"]) == 0
+    third = capsys.readouterr().out
+    assert first == second
+    assert first != third
+    assert "high card: seat 0 draws" in first  # catalan draws the first bank
+
+
+def test_play_with_one_agent_per_seat(capsys):
+    code = main(["play", "--rules", "spanish", "--seats", "3", "--hands", "1", "--seed", "2",
+                 "--agents", "random", "threshold:4", "threshold"])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "seats: random, threshold:4, threshold)" in out
+    assert "episode over after 1 hands" in out
+
+
+def test_play_with_a_rules_file(tmp_path, capsys):
+    path = tmp_path / "table.toml"
+    path.write_text('preset = "catalan"\njackpot_ante = 0\nmax_bank_hands = 1\n',
+                    encoding="utf-8")
+    assert main(["play", "--rules", str(path), "--seats", "2", "--hands", "2",
+                 "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "antes" not in out  # no jackpot
+    assert "(max_bank_hands)" in out  # the bank passes after every hand
+    assert f"rules {str(path)!r}" in out
+
+
+# ------------------------------------------------------------------ rules
+def test_rules_lists_presets_and_switches(capsys):
+    assert main(["rules"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0] == "presets (RULES.md §7): catalan, spanish, pagat"
+    assert lines[1] == "switches:"
+    assert len(lines) == 2 + NUM_SWITCHES
+    names = [line.split()[0] for line in lines[2:]]
+    assert names == [f.name for f in dataclasses.fields(Rules)]
+    assert any(line.split()[0] == "bank_transfer" and "§5" in line for line in lines[2:])
+
+
+@pytest.mark.parametrize("preset, expected", [
+    ("catalan", ["jackpot_ante = 1", "bank_transfer = 'offer'", "max_bank_hands = 3",
+                 "hidden_cards = 'alternate'", "bet_ladder = [1, 2, 5, 10]"]),
+    ("spanish", ["bank_transfer = 'right'", "bet_timing = 'on_turn'", "bet_raise = True",
+                 "any_seven_and_half_pays = True"]),
+    ("pagat", ["bank_transfer = 'mandatory'", "natural_pays = 1",
+               "declare_seven_and_half = True", "hidden_cards = 'first_only'"]),
+])
+def test_rules_prints_every_switch_of_a_preset(capsys, preset, expected):
+    assert main(["rules", preset]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == NUM_SWITCHES
+    for line in expected:
+        assert line in lines
+
+
+def test_rules_of_a_file(tmp_path, capsys):
+    path = tmp_path / "house.toml"
+    path.write_text('preset = "spanish"\ndecks = 2\n', encoding="utf-8")
+    assert main(["rules", str(path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "decks = 2" in lines
+    assert "bank_transfer = 'right'" in lines
+
+
+# ----------------------------------------------------------------- errors
+def _error(capsys, argv):
+    code = main(argv)
+    out, err = capsys.readouterr()
+    assert code == 2
+    assert out == ""
+    return err
+
+
+def test_play_unknown_preset(capsys):
+    err = _error(capsys, ["play", "--rules", "klondike"])
+    assert err.startswith("sette play: error: ")
+    assert "unknown preset 'klondike'" in err
+    assert "catalan, spanish, pagat" in err
+
+
+def test_rules_unknown_preset(capsys):
+    err = _error(capsys, ["rules", "klondike"])
+    assert err.startswith("sette rules: error: ")
+    assert "unknown preset 'klondike'" in err
+
+
+def test_play_unknown_agent(capsys):
+    err = _error(capsys, ["play", "--seats", "2", "--agents", "bogus"])
+    assert "unknown agent 'bogus'" in err
+    assert "random" in err and "threshold" in err
+
+
+def test_play_bad_agent_argument(capsys):
+    err = _error(capsys, ["play", "--seats", "2", "--agents", "threshold:9"])
+    assert "threshold:9" in err
+    assert "0.5..7.5" in err
+
+
+def test_play_wrong_number_of_agent_specs(capsys):
+    err = _error(capsys, ["play", "--seats", "4", "--agents", "random", "random"])
+    assert "4 specs, got 2" in err
+
+
+@pytest.mark.parametrize("seats", ["1", "9"])
+def test_play_bad_seat_count(capsys, seats):
+    err = _error(capsys, ["play", "--seats", seats])
+    assert f"num_seats={seats}" in err
+    assert "2..8" in err
+
+
+def test_play_bad_hand_count(capsys):
+    err = _error(capsys, ["play", "--hands", "0"])
+    assert "max_hands=0" in err
+
+
+def test_missing_rules_file(tmp_path, capsys):
+    path = tmp_path / "missing.toml"
+    err = _error(capsys, ["rules", str(path)])
+    assert f"rules file {str(path)!r} does not exist" in err
+    err = _error(capsys, ["play", "--rules", str(path)])
+    assert "does not exist" in err
+
+
+def test_bad_switch_in_rules_file(tmp_path, capsys):
+    path = tmp_path / "bad.toml"
+    path.write_text("decks = 12\n", encoding="utf-8")
+    err = _error(capsys, ["play", "--rules", str(path)])
+    assert "decks=12 is out of range; allowed: 1..8" in err
+
+
+def test_argparse_errors_exit_2(capsys):
+    with pytest.raises(SystemExit) as info:
+        main([])
+    assert info.value.code == 2
+    with pytest.raises(SystemExit) as info:
+        main(["play", "--seats", "x"])
+    assert info.value.code == 2
+    assert "invalid int value: 'x'" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as info:
+        main(["deal"])
+    assert info.value.code == 2
+    assert "'deal'" in capsys.readouterr().err

@@ -1,0 +1,258 @@
+"""Golden playthroughs, replay and determinism of the engine.
+
+The files in ``tests/golden/`` are transcripts of seeded episodes played by
+the deterministic seats of ``tests/golden/regenerate.py``; they were checked
+by hand against RULES.md (payouts, jackpot, who gets the bank) when written.
+A difference means the engine now plays those episodes differently: if that
+is intended, run ``python tests/golden/regenerate.py`` and review the diff.
+"""
+
+from __future__ import annotations
+
+import difflib
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from envs.engine import Engine, replay
+from envs.render import transcript
+
+GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
+
+
+def _load_regenerate():
+    spec = importlib.util.spec_from_file_location("golden_regenerate",
+                                                  GOLDEN_DIR / "regenerate.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+regen = _load_regenerate()
+EPISODES = regen.EPISODES
+
+
+def _episode_id(episode):
+    preset, seats, seed, max_hands = episode
+    return f"{preset}-{seats}seats-seed{seed}-{max_hands}hands"
+
+
+# ------------------------------------------------------------- the files
+def test_golden_files_are_exactly_the_listed_episodes():
+    stored = sorted(p.name for p in GOLDEN_DIR.glob("*.txt"))
+    listed = sorted(regen.file_name(p, s, k) for p, s, k, _ in EPISODES)
+    assert stored == listed
+    assert {p for p, _, _, _ in EPISODES} == {"catalan", "spanish", "pagat"}
+    assert len(listed) == 15
+
+
+@pytest.mark.parametrize("episode", EPISODES, ids=_episode_id)
+def test_golden_playthrough_matches(episode):
+    preset, seats, seed, max_hands = episode
+    path = GOLDEN_DIR / regen.file_name(preset, seats, seed)
+    expected = path.read_text(encoding="utf-8")
+    actual = regen.golden_text(preset, seats, seed, max_hands)
+    if actual != expected:
+        diff = "".join(difflib.unified_diff(
+            expected.splitlines(keepends=True), actual.splitlines(keepends=True),
+            fromfile=f"stored {path.name}", tofile="played now", n=4))
+        pytest.fail(
+            f"the engine no longer plays {path.name} as stored.\n"
+            f"If the change is intended, run `python tests/golden/regenerate.py` and "
+            f"review the files.\n{diff}", pytrace=False)
+
+
+@pytest.mark.parametrize("episode", EPISODES, ids=_episode_id)
+def test_golden_episode_ends_with_consistent_chips(episode):
+    preset, seats, seed, max_hands = episode
+    engine = regen.play_episode(preset, seats, seed, max_hands)
+    assert engine.over
+    assert engine.hands_played == max_hands
+    # chips only move between seats and the jackpot
+    assert sum(engine.chips) + engine.jackpot == seats * engine.rules.starting_chips
+    text = (GOLDEN_DIR / regen.file_name(preset, seats, seed)).read_text(encoding="utf-8")
+    assert text.splitlines()[-1] == (f"final chips: {engine.chips} jackpot: "
+                                     f"{engine.jackpot} hands: {max_hands}")
+
+
+def _settlement(lines):
+    """The settlement lines of a hand, in order: wins, losses, jackpot."""
+    return [line for line in lines
+            if " wins " in line or " loses " in line or "takes the jackpot" in line]
+
+
+def _hand_lines(name, number):
+    lines = (GOLDEN_DIR / name).read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith(f"== hand {number}:"))
+    end = next((i for i, line in enumerate(lines)
+                if line.startswith(f"== hand {number + 1}:")), len(lines))
+    return lines[start:end]
+
+
+def test_hand_checked_by_hand_catalan():
+    """catalan, 4 seats, seed 5, hand 1-2 (checked against RULES.md §4.8, §4.9, §5)."""
+    text = (GOLDEN_DIR / "catalan_4seats_seed5.txt").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    # high card: Sb beats 6c, 1c, 1o (figures rank above 7)
+    assert "first bank: seat 0 (high_card)" in lines
+    hand1 = lines[lines.index("== hand 1: bank seat 0 (hand 1 in a row)"):
+                  lines.index("== hand 2: bank seat 2 (hand 1 in a row)")]
+    # seat 1: 3+1+½+3 = 7½ in four cards pays 1:1; seat 2: R+7 natural pays 2 against
+    # the busted bank and takes the jackpot (3 antes); seat 3 (6) paid 1:1 on 20
+    assert "  seat 0 busts with 9" in hand1
+    assert _settlement(hand1) == [
+        "  seat 1 wins 10", "  seat 2 wins 20", "  seat 3 wins 20",
+        "  seat 2 takes the jackpot of 3"]
+    assert "  chips [950, 1009, 1022, 1019] jackpot 0" in hand1
+    # offer: the first 7½ in turn order (seat 1) refuses, the offer passes to seat 2
+    assert hand1[-3:] == ["seat 1: refuse_bank", "seat 2: take_bank",
+                          "bank passes to seat 2 (seven_and_half)"]
+    # hand 2: seat 1 makes 7½ again and must take the bank
+    assert "  seat 1 must take the bank (refused before)" in lines
+    assert "bank passes to seat 1 (seven_and_half)" in lines
+
+
+def test_hand_checked_by_hand_spanish():
+    """spanish, 4 seats, seed 2, hand 1 (RULES.md §2 bet_raise, §4.3, §4.8, §5 right)."""
+    hand = _hand_lines("spanish_4seats_seed2.txt", 1)
+    assert hand[0] == "== hand 1: bank seat 1 (hand 1 in a row)"
+    # player_choice: reveal the face-down card, the new one comes face down
+    assert hand[hand.index("seat 2: reveal_hit") + 1:][:2] == [
+        "  seat 2 shows 2o", "  seat 2 gets 1b face down"]
+    # seat 0 bets on its turn after seeing its 7, raises by 10
+    assert "  seat 0 raises 10 to 30" in hand
+    # bank stands on 6: 2+1+2+½+2 = 7½ (four cards) pays 2 (any 7½), 6½ and 7 pay 1:1
+    assert "seat 1: stand" in hand
+    assert _settlement(hand) == ["  seat 2 wins 20", "  seat 3 wins 20", "  seat 0 wins 30"]
+    assert "  chips [1030, 930, 1020, 1020] jackpot 0" in hand
+    # right: the first player to 7½ claims the bank
+    assert hand[-3:] == ["seat 2: claim_bank", "bank passes to seat 2 (seven_and_half)",
+                         "shuffle 40 cards"]
+
+
+def test_hand_checked_by_hand_pagat():
+    """pagat, 4 seats, seed 2, hand 1 (RULES.md §4.3, §4.5, §4.8, §5 mandatory)."""
+    hand = _hand_lines("pagat_4seats_seed2.txt", 1)
+    assert hand[0] == "== hand 1: bank seat 1 (hand 1 in a row)"
+    # first_only: first card face down, the rest face up; 7½ is shown at once
+    assert "  seat 2 gets 1b face up" in hand
+    # 2+1+2+½+2: shown during seat 2's own turn, before seat 3 plays
+    assert hand.index("  seat 2 gets 2e face up") < hand.index("  seat 2 shows 2o") \
+        < hand.index("seat 3: hit")
+    # every win pays 1:1, the 7½ too
+    assert _settlement(hand) == ["  seat 2 wins 10", "  seat 3 wins 20", "  seat 0 wins 20"]
+    assert "  chips [1020, 950, 1010, 1020] jackpot 0" in hand
+    # mandatory: the 7½ takes the bank, no decision asked
+    assert hand[-2:] == ["bank passes to seat 2 (seven_and_half)", "shuffle 40 cards"]
+    assert not any("take_bank" in line or "claim_bank" in line for line in hand)
+
+
+# ---------------------------------------------------------------- replay
+@pytest.mark.parametrize("episode", EPISODES, ids=_episode_id)
+def test_replay_reproduces_the_events(episode):
+    preset, seats, seed, max_hands = episode
+    engine = regen.play_episode(preset, seats, seed, max_hands)
+    again = replay(preset, seats, max_hands, engine.events)
+    assert again.events == engine.events
+    assert again.chips == engine.chips
+    assert again.jackpot == engine.jackpot
+    assert again.over
+
+
+def test_replay_of_scripted_deck_options():
+    engine = Engine("catalan", 3, max_hands=2)
+    engine.reset(seed=9, deck=["7o", "So", "4b", "Rc"], bank=2, chips=[300, 200, 100])
+    while not engine.over:
+        engine.step(regen.golden_action(engine))
+    assert engine.events[0] == ("reset", 9, ["7o", "So", "4b", "Rc"], 2, [300, 200, 100])
+    again = replay("catalan", 3, 2, engine.events)
+    assert again.events == engine.events
+    assert transcript(again.events) == transcript(engine.events)
+
+
+def test_replay_rejects_a_log_from_other_rules():
+    engine = regen.play_episode("catalan", 4, 1, 3)
+    with pytest.raises(ValueError, match="log says seat 3 acts, but seat 2 is to act"):
+        replay("pagat", 4, 3, engine.events)
+
+
+def test_replay_rejects_a_log_with_other_actions():
+    engine = regen.play_episode("pagat", 2, 1, 3)
+    events = list(engine.events)
+    # change the first hit into a stand: the rest of the log no longer follows
+    i = events.index(next(ev for ev in events if ev[0] == "action" and ev[2] == "hit"))
+    events[i] = ("action", events[i][1], "stand")
+    with pytest.raises(ValueError, match="log|not legal"):
+        replay("pagat", 2, 3, events)
+
+
+def test_replay_rejects_a_log_without_reset():
+    engine = regen.play_episode("pagat", 2, 1, 3)
+    with pytest.raises(ValueError, match="'shuffle'"):
+        replay("pagat", 2, 3, engine.events[1:])
+
+
+# ------------------------------------------------------------ determinism
+@pytest.mark.parametrize("preset", ["catalan", "spanish", "pagat"])
+def test_same_seed_same_events_different_seed_different_events(preset):
+    a = regen.play_episode(preset, 4, 7, 4)
+    b = regen.play_episode(preset, 4, 7, 4)
+    c = regen.play_episode(preset, 4, 8, 4)
+    assert a.events == b.events
+    assert a.chips == b.chips
+    assert a.events != c.events
+    # the first shuffle already differs: the deal is not the same
+    deal = [ev for ev in a.events if ev[0] == "card"][:5]
+    other = [ev for ev in c.events if ev[0] == "card"][:5]
+    assert deal != other
+
+
+def test_reset_seed_is_recorded_and_unseeded_resets_differ():
+    engine = Engine("pagat", 3, max_hands=2)
+    engine.reset(seed=123)
+    assert engine.events[0] == ("reset", 123, None, None, None)
+    engine.reset()
+    first = engine.events[0][1]
+    engine.reset()
+    second = engine.events[0][1]
+    assert isinstance(first, int) and isinstance(second, int)
+    assert first != second
+
+
+def test_engine_reset_restarts_the_same_episode():
+    engine = Engine("spanish", 4, max_hands=3)
+    engine.reset(seed=42)
+    while not engine.over:
+        engine.step(regen.golden_action(engine))
+    first = list(engine.events)
+    engine.reset(seed=42)
+    while not engine.over:
+        engine.step(regen.golden_action(engine))
+    assert engine.events == first
+
+
+# ------------------------------------------------------ bank refusals
+def test_refusal_is_forgotten_once_the_seat_has_held_the_bank():
+    # catalan, 2 seats, seed 2: seat 1 refuses the bank in hand 6, holds the bank
+    # in hands 7-9 and 13-15 (max_bank_hands), makes 7½ again in hand 16.
+    engine = regen.play_episode("catalan", 2, 2, 20)
+    refused_then_held = {}  # seat -> held the bank since its last refusal?
+    checked = 0
+    for event in engine.events:
+        if event[0] == "action" and event[2] == "refuse_bank":
+            refused_then_held[event[1]] = False
+        elif event[0] == "hand" and event[2] in refused_then_held:
+            refused_then_held[event[2]] = True
+        elif event[0] == "hand" and event[1] == 16:
+            checked += 1
+            assert refused_then_held == {1: True}
+        elif event[0] == "forced_take":
+            # a forced take only follows a refusal the seat still carries
+            assert refused_then_held.get(event[1]) is False, event
+    assert checked == 1
+    # in hand 16 seat 1 is offered the bank again (and refuses, as an odd seat)
+    events = engine.events
+    hand16 = events.index(next(ev for ev in events if ev[0] == "hand" and ev[1] == 16))
+    hand17 = events.index(next(ev for ev in events if ev[0] == "hand" and ev[1] == 17))
+    assert ("action", 1, "refuse_bank") in events[hand16:hand17]

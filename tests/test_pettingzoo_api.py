@@ -1,0 +1,439 @@
+"""PettingZoo conformance of the AEC environment, and its documented contract.
+
+* ``api_test``, ``seed_test`` and ``render_test`` for the presets ``catalan``,
+  ``spanish`` and ``pagat`` with 2, 4 and 8 seats, built both from the module
+  (``envs.sette_e_mezzo_v0.env``) and from the registry (``pettingzoo.make``);
+* the fixed action layout, illegal actions (raw and wrapped env), the named
+  observation slices, rewards at settlement (chip delta / ``min_bet``) on
+  scripted decks, reset options, and constructor errors.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import numpy as np
+import pettingzoo
+import pytest
+from pettingzoo.test import api_test, render_test, seed_test
+
+import envs
+from envs import RulesError, sette_e_mezzo_v0
+from envs.observer import GLOBAL_SIZE, SEAT_BLOCK, SEAT_FIELDS
+
+PRESET_NAMES = ("catalan", "spanish", "pagat")
+SEAT_COUNTS = (2, 4, 8)
+
+# Fixed action indices (envs/actions.py, documented in envs/sette_e_mezzo.py).
+STAND, HIT, REVEAL_HIT, TAKE_BANK, REFUSE_BANK, CLAIM_BANK = range(6)
+BET_1, BET_2, BET_5, BET_10 = 12, 13, 14, 15
+RAISE_1, RAISE_2, RAISE_5, RAISE_10 = 16, 17, 18, 19
+
+
+def _from_module(**kwargs):
+    return sette_e_mezzo_v0.env(**kwargs)
+
+
+def _from_registry(**kwargs):
+    return pettingzoo.make("aec", envs.ENV_ID, **kwargs)
+
+
+FACTORIES = {"module": _from_module, "registry": _from_registry}
+
+
+# --------------------------------------------------------------- conformance
+@pytest.mark.parametrize("num_seats", SEAT_COUNTS)
+@pytest.mark.parametrize("rules", PRESET_NAMES)
+@pytest.mark.parametrize("factory", sorted(FACTORIES))
+def test_api_test(factory, rules, num_seats):
+    env = FACTORIES[factory](rules=rules, num_seats=num_seats)
+    assert env.unwrapped.rules == envs.Rules.preset(rules)
+    assert env.unwrapped.possible_agents == [f"player_{i}" for i in range(num_seats)]
+    # api_test resets with options={"options": 1}, which the env warns about.
+    with pytest.warns(UserWarning, match="'options'"):
+        api_test(env, num_cycles=60)
+
+
+@pytest.mark.parametrize("num_seats", SEAT_COUNTS)
+@pytest.mark.parametrize("rules", PRESET_NAMES)
+@pytest.mark.parametrize("factory", sorted(FACTORIES))
+def test_seed_test(factory, rules, num_seats):
+    seed_test(functools.partial(FACTORIES[factory], rules=rules, num_seats=num_seats),
+              num_cycles=60)
+
+
+@pytest.mark.parametrize("num_seats", SEAT_COUNTS)
+@pytest.mark.parametrize("rules", PRESET_NAMES)
+@pytest.mark.parametrize("factory", sorted(FACTORIES))
+def test_render_test(factory, rules, num_seats, capsys):
+    render_test(functools.partial(FACTORIES[factory], rules=rules, num_seats=num_seats))
+    # "human" mode printed the table: one line per seat plus a header.
+    out = capsys.readouterr().out
+    assert "phase" in out
+    assert f"seat {num_seats - 1} " in out
+
+
+@pytest.mark.parametrize("rules", PRESET_NAMES)
+def test_registry_and_module_envs_are_the_same_game(rules):
+    a = _from_registry(rules=rules, num_seats=4)
+    b = _from_module(rules=rules, num_seats=4)
+    assert type(a.unwrapped) is type(b.unwrapped) is sette_e_mezzo_v0.raw_env
+    a.reset(seed=5)
+    b.reset(seed=5)
+    assert a.agent_selection == b.agent_selection
+    oa, ob = a.observe(a.agent_selection), b.observe(b.agent_selection)
+    np.testing.assert_array_equal(oa["observation"], ob["observation"])
+    np.testing.assert_array_equal(oa["action_mask"], ob["action_mask"])
+    assert a.unwrapped.engine.events == b.unwrapped.engine.events
+
+
+def test_render_ansi_returns_table_and_no_mode_warns():
+    env = sette_e_mezzo_v0.env(rules="catalan", num_seats=3, render_mode="ansi")
+    env.reset(seed=0)
+    text = env.render()
+    assert isinstance(text, str)
+    lines = text.splitlines()
+    assert lines[0].startswith("hand 1/10 · phase bet")
+    assert len(lines) == 1 + 3
+    plain = sette_e_mezzo_v0.env(rules="catalan", num_seats=3)
+    plain.reset(seed=0)
+    with pytest.warns(UserWarning, match="render_mode"):
+        assert plain.render() is None
+
+
+# ------------------------------------------------------------ action layout
+def test_action_meanings_at_fixed_indices():
+    raw = sette_e_mezzo_v0.raw_env(rules="catalan", num_seats=4)
+    names = raw.get_action_meanings()
+    assert names == [
+        "stand", "hit", "reveal_hit", "take_bank", "refuse_bank", "claim_bank",
+        "double", "split", "change_four", "mort", "decline", "fusilar",
+        "bet_1", "bet_2", "bet_5", "bet_10",
+        "raise_1", "raise_2", "raise_5", "raise_10",
+    ]
+    assert raw.action_space("player_0").n == 20
+    # every preset with the default ladder shares the layout
+    for rules in PRESET_NAMES:
+        assert sette_e_mezzo_v0.raw_env(rules=rules, num_seats=2).get_action_meanings() == names
+
+
+def test_action_meanings_follow_the_bet_ladder():
+    rules = envs.Rules.preset("catalan").replace(bet_ladder=(1, 3), max_bet=30)
+    raw = sette_e_mezzo_v0.raw_env(rules=rules, num_seats=2)
+    names = raw.get_action_meanings()
+    assert names[:12] == ["stand", "hit", "reveal_hit", "take_bank", "refuse_bank",
+                          "claim_bank", "double", "split", "change_four", "mort", "decline",
+                          "fusilar"]
+    assert names[12:] == ["bet_1", "bet_3", "raise_1", "raise_3"]
+    assert raw.action_space("player_1").n == 16
+    assert raw.observation_space("player_1")["action_mask"].shape == (16,)
+
+
+def test_house_rule_actions_are_always_masked_in_base_presets():
+    for rules in PRESET_NAMES:
+        env = sette_e_mezzo_v0.env(rules=rules, num_seats=4)
+        env.reset(seed=11)
+        for agent in env.agent_iter(max_iter=400):
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            mask = obs["action_mask"]
+            assert not mask[6:12].any(), (rules, mask)
+            if rules != "spanish":
+                assert not mask[RAISE_1:].any(), (rules, mask)
+                assert not mask[REVEAL_HIT] and not mask[CLAIM_BANK]
+            env.step(int(np.flatnonzero(mask)[0]))
+
+
+# ---------------------------------------------------------- illegal actions
+def test_illegal_action_on_raw_env_raises_naming_action_and_legal_ones():
+    raw = sette_e_mezzo_v0.raw_env(rules="catalan", num_seats=4)
+    raw.reset(seed=0, options={"bank": 0})
+    assert raw.agent_selection == "player_1"
+    with pytest.raises(ValueError) as info:
+        raw.step(HIT)  # betting phase: only bet_<k> is legal
+    message = str(info.value)
+    assert "1 (hit)" in message
+    assert "seat 1" in message
+    assert "phase bet" in message
+    assert "12 (bet_1), 13 (bet_2), 14 (bet_5), 15 (bet_10)" in message
+    # nothing happened: the same seat still has to bet
+    assert raw.agent_selection == "player_1"
+    assert raw.engine.hands[1][0].bet == 0
+
+
+def test_out_of_layout_action_on_raw_env_raises_value_error():
+    raw = sette_e_mezzo_v0.raw_env(rules="pagat", num_seats=2)
+    raw.reset(seed=0, options={"bank": 1})
+    with pytest.raises(ValueError, match=r"action 99 \(99\) is not legal"):
+        raw.step(99)
+
+
+def test_illegal_action_on_wrapped_env_terminates_with_minus_one():
+    env = sette_e_mezzo_v0.env(rules="catalan", num_seats=4)
+    env.reset(seed=0, options={"bank": 0})
+    offender = env.agent_selection
+    assert offender == "player_1"
+    env.step(HIT)  # illegal while betting
+    assert all(env.terminations.values())
+    assert env.rewards == {"player_0": 0, "player_1": -1.0, "player_2": 0, "player_3": 0}
+    # the game is over: every agent is stepped out with None and sees its reward
+    last_rewards = {}
+    for agent in env.agent_iter():
+        _, reward, termination, _, _ = env.last()
+        assert termination is True
+        last_rewards[agent] = reward
+        env.step(None)
+    assert last_rewards == {"player_0": 0, "player_1": -1.0, "player_2": 0, "player_3": 0}
+    assert env.agents == []
+
+
+# ---------------------------------------------------------- observations
+@pytest.mark.parametrize("num_seats", SEAT_COUNTS)
+def test_observation_slices_cover_the_vector(num_seats):
+    raw = sette_e_mezzo_v0.raw_env(rules="catalan", num_seats=num_seats)
+    size = raw.observation_space("player_0")["observation"].shape[0]
+    assert size == 29 + 24 * num_seats == GLOBAL_SIZE + SEAT_BLOCK * num_seats
+    slices = raw.observation_slices
+    top = ["phase", "jackpot", "shoe_left", "seen_ranks", "hands_played", "own_hidden",
+           "own_total", "seats"]
+    covered = np.zeros(size, dtype=int)
+    for name in top:
+        covered[slices[name]] += 1
+    assert covered.tolist() == [1] * size  # top-level slices partition the vector
+    widths = {name: slices[name].stop - slices[name].start for name in top}
+    assert widths == {"phase": 5, "jackpot": 1, "shoe_left": 1, "seen_ranks": 10,
+                      "hands_played": 1, "own_hidden": 10, "own_total": 1,
+                      "seats": 24 * num_seats}
+    for i in range(num_seats):
+        block = slices[f"seat_{i}"]
+        assert block == slice(GLOBAL_SIZE + 24 * i, GLOBAL_SIZE + 24 * (i + 1))
+        inner = np.zeros(size, dtype=int)
+        for field in SEAT_FIELDS:
+            inner[slices[f"seat_{i}.{field}"]] += 1
+        assert inner[block].tolist() == [1] * 24
+        assert inner.sum() == 24
+    assert len(slices) == len(top) + num_seats * (1 + len(SEAT_FIELDS))
+
+
+def test_observation_names_match_the_table():
+    env = sette_e_mezzo_v0.env(rules="catalan", num_seats=4)
+    env.reset(seed=0, options={"bank": 0, "deck": ["7o", "6c", "5e", "4b"]})
+    sl = env.unwrapped.observation_slices
+    for _ in range(3):
+        env.step(BET_1)  # seats 1, 2, 3 bet 10, then the deal
+    assert env.agent_selection == "player_1"
+    obs = env.observe("player_1")["observation"]
+    assert obs[sl["phase"]].tolist() == [0, 1, 0, 0, 0]  # play
+    assert obs[sl["jackpot"]][0] == pytest.approx(3 / 1000)
+    assert obs[sl["own_hidden"]].tolist() == [0, 0, 0, 0, 0, 0, 1, 0, 0, 0]  # the 7
+    assert obs[sl["own_total"]][0] == pytest.approx(14 / 15)
+    assert obs[sl["seat_0.acting"]][0] == 1.0  # block 0 is the observer
+    assert obs[sl["seat_0.bet"]][0] == pytest.approx(10 / 100)
+    assert obs[sl["seat_3.is_bank"]][0] == 1.0  # seat 0 (bank) is three seats on
+    assert obs[sl["seat_3.hidden"]][0] == 1.0
+    assert obs[sl["seat_3.up_ranks"]].sum() == 0.0  # nobody sees the bank's card
+    # seat 2 sees seat 1's card only as one face-down card
+    obs2 = env.observe("player_2")["observation"]
+    assert obs2[sl["own_hidden"]].tolist() == [0, 0, 0, 0, 0, 1, 0, 0, 0, 0]  # the 6
+    assert obs2[sl["seat_3.hidden"]][0] == 1.0  # seat 1 relative to seat 2
+    assert obs2[sl["seat_3.up_ranks"]].sum() == 0.0
+    assert env.observe("player_2")["action_mask"].sum() == 0
+
+
+# ---------------------------------------------------------------- rewards
+def _play_script(env, script):
+    """Step ``(agent, action)`` pairs, checking who is to act each time."""
+    for agent, action in script:
+        assert env.agent_selection == agent, (env.agent_selection, agent, action)
+        env.step(action)
+
+
+def _check_rewards_are_chip_deltas(env, before):
+    raw = env.unwrapped
+    after = raw.engine.chips
+    expected = {f"player_{i}": (a - b) / raw.rules.min_bet
+                for i, (a, b) in enumerate(zip(after, before))}
+    assert env.rewards == pytest.approx(expected)
+    return after
+
+
+def test_rewards_at_settlement_catalan():
+    env = sette_e_mezzo_v0.env(rules="catalan", num_seats=4)
+    env.reset(seed=0, options={"bank": 0, "chips": [500, 400, 300, 200],
+                               "deck": ["7o", "6c", "5e", "4b", "So", "6b", "1o"]})
+    # the antes are already in the jackpot: the hand's reward counts them
+    assert env.unwrapped.engine.chips == [500, 399, 299, 199]
+    before = [500, 400, 300, 200]
+    _play_script(env, [
+        ("player_1", BET_1), ("player_2", BET_1), ("player_3", BET_1),
+        ("player_1", HIT),    # 7o + So: a natural, the turn ends
+        ("player_2", STAND),  # 6
+        ("player_3", HIT),    # 5 + 6: bust
+        ("player_0", HIT),    # bank 4 + 1 = 5
+    ])
+    assert env.rewards == {a: 0.0 for a in env.agents}  # nothing settled yet
+    env.step(STAND)
+    # seat 1: ante 1, natural paid 2 x 10, jackpot of 3; seat 2 paid 1:1;
+    # seat 3 lost ante and stake; the bank paid 20 + 10 and collected 10.
+    assert env.unwrapped.engine.chips == [480, 422, 309, 189]
+    assert env.unwrapped.engine.jackpot == 0
+    assert env.rewards == {"player_0": -2.0, "player_1": 2.2, "player_2": 0.9,
+                           "player_3": -1.1}
+    _check_rewards_are_chip_deltas(env, before)
+    # seat 1 made 7½ and the bank did not: it is offered the bank (offer)
+    assert env.agent_selection == "player_1"
+    _, reward, _, _, _ = env.last()
+    assert reward == pytest.approx(2.2)
+    mask = env.observe("player_1")["action_mask"]
+    assert np.flatnonzero(mask).tolist() == [TAKE_BANK, REFUSE_BANK]
+    env.step(REFUSE_BANK)  # no reward for a transfer decision
+    assert env.rewards == {a: 0.0 for a in env.agents}
+    assert env.unwrapped.engine.bank == 0
+    assert env.unwrapped.engine.refused[1] is True
+
+
+def test_rewards_at_settlement_spanish_with_raise_and_claim():
+    env = sette_e_mezzo_v0.env(rules="spanish", num_seats=3)
+    env.reset(seed=0, options={"bank": 0, "deck": ["4o", "Rc", "5b", "3c", "3e", "4e", "2b"]})
+    before = list(env.unwrapped.engine.chips)
+    assert before == [1000, 1000, 1000]
+    _play_script(env, [
+        ("player_1", BET_2),     # bet on the turn, after seeing the 4
+        ("player_1", RAISE_1),   # raise to 30
+        ("player_1", HIT),       # 4 + 3 = 7
+        ("player_1", STAND),
+        ("player_2", BET_1),
+        ("player_2", HIT),       # R + 3 = 3½
+        ("player_2", HIT),       # + 4 = 7½ with three cards: the turn ends
+        ("player_0", HIT),       # bank 5 + 2 = 7
+    ])
+    env.step(STAND)
+    # a tie goes to the bank; any 7½ pays 2 in the spanish preset
+    assert env.unwrapped.engine.chips == [1010, 970, 1020]
+    assert env.rewards == {"player_0": 1.0, "player_1": -3.0, "player_2": 2.0}
+    _check_rewards_are_chip_deltas(env, before)
+    assert env.agent_selection == "player_2"
+    assert np.flatnonzero(env.observe("player_2")["action_mask"]).tolist() == [
+        REFUSE_BANK, CLAIM_BANK]
+    env.step(CLAIM_BANK)
+    assert env.unwrapped.engine.bank == 2
+    assert env.rewards == {a: 0.0 for a in env.agents}
+
+
+def test_rewards_at_settlement_pagat_bank_seven_and_half_beats_natural():
+    env = sette_e_mezzo_v0.env(rules="pagat", num_seats=2)
+    env.reset(seed=0, options={"bank": 1, "deck": ["Sc", "6o", "7c", "Re", "1e"]})
+    before = list(env.unwrapped.engine.chips)
+    _play_script(env, [
+        ("player_0", BET_2),
+        ("player_0", HIT),   # S + 7: a natural, declared and shown
+        ("player_1", HIT),   # bank 6 + ½
+    ])
+    assert env.unwrapped.engine.hands[0][0].face_up == [True, True]
+    env.step(HIT)            # + 1 = 7½ with three cards: the bank's turn ends
+    assert env.unwrapped.engine.chips == [980, 1020]
+    assert env.rewards == {"player_0": -2.0, "player_1": 2.0}
+    _check_rewards_are_chip_deltas(env, before)
+    # no transfer: the bank made 7½ too; the next hand starts, same bank
+    assert env.unwrapped.engine.bank == 1
+    assert env.unwrapped.engine.hands_played == 1
+    assert env.agent_selection == "player_0"
+
+
+def test_cumulative_rewards_sum_to_final_chip_deltas():
+    env = sette_e_mezzo_v0.env(rules="catalan", num_seats=4, max_hands=6)
+    env.reset(seed=21)
+    start = [1000] * 4  # before the first hand's antes
+    totals = {a: 0.0 for a in env.possible_agents}
+    rng = np.random.default_rng(0)
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        totals[agent] += reward
+        if term or trunc:
+            env.step(None)
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    engine = env.unwrapped.engine
+    assert engine.hands_played == 6
+    expected = {f"player_{i}": (c - s) / 10 for i, (c, s) in enumerate(zip(engine.chips, start))}
+    assert totals == pytest.approx(expected)
+    # chips are only moved, never made: the jackpot holds the rest
+    assert sum(engine.chips) + engine.jackpot == 4000
+
+
+# ------------------------------------------------------------ reset options
+def test_unknown_reset_options_warn_naming_them():
+    env = sette_e_mezzo_v0.env(rules="catalan", num_seats=2)
+    with pytest.warns(UserWarning) as record:
+        env.reset(seed=0, options={"bank": 1, "zzz": 1, "decks": 2})
+    messages = [str(w.message) for w in record]
+    assert any("'decks'" in m and "'zzz'" in m and "deck, bank, chips" in m for m in messages)
+    assert env.unwrapped.engine.bank == 1  # the known option still applies
+
+
+def test_reset_options_deck_bank_chips_apply():
+    env = sette_e_mezzo_v0.env(rules="pagat", num_seats=3)
+    env.reset(seed=4, options={"bank": 2, "chips": [100, 200, 300], "deck": "Ro 1c 5e"})
+    engine = env.unwrapped.engine
+    assert engine.bank == 2
+    assert engine.chips == [100, 200, 300]
+    assert engine.events[0] == ("reset", 4, ["Ro", "1c", "5e"], 2, [100, 200, 300])
+    env.step(BET_1)
+    env.step(BET_1)
+    # dealt in turn order (seats 0, 1), then the bank
+    assert engine.hands[0][0].cards == [envs.cards.parse_card("Ro")]
+    assert engine.hands[1][0].cards == [envs.cards.parse_card("1c")]
+    assert engine.bank_hand.cards == [envs.cards.parse_card("5e")]
+
+
+@pytest.mark.parametrize("options, bad", [
+    ({"bank": 5}, "bank=5"),
+    ({"chips": [10, 20]}, "chips=[10, 20]"),
+    ({"deck": ["7o", "7o"]}, "7o 2 times"),
+    ({"deck": ["9o"]}, "'9o'"),
+])
+def test_bad_reset_options_raise_naming_the_value(options, bad):
+    env = sette_e_mezzo_v0.env(rules="catalan", num_seats=3)
+    with pytest.raises(ValueError, match=re.escape(bad)):
+        env.reset(seed=0, options=options)
+
+
+# ------------------------------------------------------ constructor errors
+def test_unknown_rules_preset_is_rejected_naming_it():
+    with pytest.raises(RulesError) as info:
+        sette_e_mezzo_v0.env(rules="klondike", num_seats=4)
+    assert "'klondike'" in str(info.value)
+    assert "catalan, spanish, pagat" in str(info.value)
+    with pytest.raises(RulesError, match="'klondike'"):
+        pettingzoo.make("aec", envs.ENV_ID, rules="klondike")
+
+
+@pytest.mark.parametrize("num_seats", [0, 1, 9, "4", 2.0, True])
+def test_bad_num_seats_is_rejected_naming_it(num_seats):
+    with pytest.raises(ValueError) as info:
+        sette_e_mezzo_v0.env(rules="catalan", num_seats=num_seats)
+    assert f"num_seats={num_seats!r}" in str(info.value)
+    assert "2..8" in str(info.value)
+
+
+@pytest.mark.parametrize("render_mode", ["rgb_array", "text", ""])
+def test_bad_render_mode_is_rejected_naming_it(render_mode):
+    with pytest.raises(ValueError) as info:
+        sette_e_mezzo_v0.env(rules="catalan", render_mode=render_mode)
+    assert f"render_mode={render_mode!r}" in str(info.value)
+    assert "'ansi'" in str(info.value) and "'human'" in str(info.value)
+
+
+def test_bad_rules_mapping_is_rejected_naming_the_switch():
+    with pytest.raises(RulesError) as info:
+        sette_e_mezzo_v0.env(rules={"preset": "pagat", "no_such_switch": 1})
+    assert "'no_such_switch'" in str(info.value)
+
+
+@pytest.mark.parametrize("max_hands", [0, -1, 2.5])
+def test_bad_max_hands_is_rejected_naming_it(max_hands):
+    with pytest.raises(ValueError, match=re.escape(f"max_hands={max_hands!r}")):
+        sette_e_mezzo_v0.env(rules="catalan", max_hands=max_hands)
