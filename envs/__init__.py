@@ -5,12 +5,16 @@
 * :mod:`envs.engine` — the pure-Python game engine (no RL imports);
 * :mod:`envs.observer` — what one seat may see, as a vector with named slices;
 * :mod:`envs.sette_e_mezzo` — the PettingZoo AEC environment;
-* :mod:`envs.render` — text tables and episode transcripts.
+* :mod:`envs.render` — text tables and episode transcripts;
+* :mod:`envs.single_seat` — single-seat Gymnasium views (player, bank, seat).
 
 Importing ``envs`` registers ``"sette/sette_e_mezzo-v0"`` with PettingZoo::
 
     import envs, pettingzoo
     env = pettingzoo.make("aec", "sette/sette_e_mezzo-v0", rules="catalan", num_seats=4)
+
+and the single-seat views ``"sette/Player-v0"``, ``"sette/Bank-v0"`` and
+``"sette/Seat-v0"`` with Gymnasium (``gymnasium.make("sette/Player-v0", ...)``).
 """
 
 from envs import sette_e_mezzo as sette_e_mezzo_v0
@@ -27,6 +31,17 @@ def _register() -> None:
 
     if ENV_ID not in registration.aec_registry:
         registration.register("aec", ENV_ID, entry_point="envs.sette_e_mezzo:env")
+    _register_gym()
+
+
+def _register_gym() -> None:
+    import gymnasium
+
+    from envs.single_seat import GYM_IDS
+
+    for gym_id, entry_point in GYM_IDS.items():
+        if gym_id not in gymnasium.registry:
+            gymnasium.register(gym_id, entry_point=entry_point)
 
 
 _register()

@@ -2,28 +2,37 @@
 
 One ``Discrete`` space serves every seat and every phase; the action mask
 says which indices are legal now. The layout depends only on the bet ladder
-(``Rules.bet_ladder``), so every preset with the same ladder has the same
-action space and a policy can move between rule variants:
+(``Rules.bet_ladder``, L entries), so every preset with the same ladder —
+and every table size — has the same action space and a policy can move
+between rule variants:
 
-=====  ==============  ====================================================
-index  name            meaning
-=====  ==============  ====================================================
-0      ``stand``       stop drawing (player or bank)
-1      ``hit``         ask for a card
-2      ``reveal_hit``  ``player_choice`` (§4.3): turn the face-down card
-                       up, then take the new card face down
-3      ``take_bank``   accept the bank offered after a 7½ (§5 ``offer``)
-4      ``refuse_bank`` refuse an offered bank or waive the right to claim it
-5      ``claim_bank``  claim the bank by right after a 7½ (§5 ``right``)
-6      ``double``      §6 double (house rules)
-7      ``split``       §6 split / abrirse (house rules)
-8      ``change_four`` §6 change an initial 4 (house rules)
-9      ``mort``        §6 accept the Mort on an initial 7 (house rules)
-10     ``decline``     §6 decline the Mort (house rules)
-11     ``fusilar``     §6 shoot on an initial 7 (house rules)
-12…    ``bet_<k>``     stake k x ``min_bet``, one per ladder entry
-…      ``raise_<k>``   raise the stake by k x ``min_bet`` (§2 ``bet_raise``)
-=====  ==============  ====================================================
+===========  ======================  ==============================================
+index        name                    meaning
+===========  ======================  ==============================================
+0            ``stand``               stop drawing (player or bank)
+1            ``hit``                 ask for a card
+2            ``reveal_hit``          ``player_choice`` (§4.3): turn the face-down
+                                     card up, then take the new card face down
+3            ``take_bank``           accept the bank: offered after a 7½ (§5
+                                     ``offer``) or by a bank selling it
+4            ``refuse_bank``         refuse the bank, or waive the right to claim it
+5            ``claim_bank``          claim the bank by right after a 7½ (§5 ``right``)
+6            ``double``              §6 double: one more card, stake doubled
+7            ``split``               §6 split / abrirse: the last card starts a hand
+8            ``change_four``         §6 change_four (optional): the 4 goes back
+9            ``mort``                §6 accept the Mort on an initial 7
+10           ``decline``             §6 decline the Mort and play on
+11           ``fusilar``             §6 shoot on an initial 7
+12           ``pass``                no bid, no side bet, or keep the bank
+13           ``sell_bank``           §5 bank_sale: offer the bank to the next seat
+14…          ``bet_<k>``             stake k x ``min_bet``, one per ladder entry
+…            ``raise_<k>``           raise the stake by k x ``min_bet`` (§2)
+…            ``bid_<k>``             bid k x ``min_bet`` to each seat for the first
+                                     bank (§5 ``first_bank = "auction"``)
+…            ``side_bet_<o>_<k>``    §6 side bet of k x ``min_bet`` on the hand of
+                                     the seat ``o`` places after the bettor
+                                     (o = 1..7; offsets past the table are masked)
+===========  ======================  ==============================================
 
 Actions a preset does not use are always masked out.
 """
@@ -31,28 +40,37 @@ Actions a preset does not use are always masked out.
 from __future__ import annotations
 
 STAND, HIT, REVEAL_HIT, TAKE_BANK, REFUSE_BANK, CLAIM_BANK = range(6)
-DOUBLE, SPLIT, CHANGE_FOUR, MORT, DECLINE, FUSILAR = range(6, 12)
+DOUBLE, SPLIT, CHANGE_FOUR, MORT, DECLINE, FUSILAR, PASS, SELL_BANK = range(6, 14)
 
 CORE_ACTIONS = (
     "stand", "hit", "reveal_hit", "take_bank", "refuse_bank", "claim_bank",
-    "double", "split", "change_four", "mort", "decline", "fusilar",
+    "double", "split", "change_four", "mort", "decline", "fusilar", "pass", "sell_bank",
 )
+
+MAX_OFFSET = 7
+"""Side bets name the target by its place after the bettor: 1..7 (8 seats at most)."""
 
 
 class ActionLayout:
     """Names and index ranges of the actions for one bet ladder."""
 
-    __slots__ = ("ladder", "bet_start", "raise_start", "size", "names")
+    __slots__ = ("ladder", "bet_start", "raise_start", "bid_start", "side_bet_start", "size",
+                 "names")
 
     def __init__(self, ladder: tuple[int, ...]) -> None:
         self.ladder = tuple(ladder)
+        width = len(self.ladder)
         self.bet_start = len(CORE_ACTIONS)
-        self.raise_start = self.bet_start + len(self.ladder)
-        self.size = self.raise_start + len(self.ladder)
+        self.raise_start = self.bet_start + width
+        self.bid_start = self.raise_start + width
+        self.side_bet_start = self.bid_start + width
+        self.size = self.side_bet_start + MAX_OFFSET * width
         self.names = (
             list(CORE_ACTIONS)
             + [f"bet_{k}" for k in self.ladder]
             + [f"raise_{k}" for k in self.ladder]
+            + [f"bid_{k}" for k in self.ladder]
+            + [f"side_bet_{o}_{k}" for o in range(1, MAX_OFFSET + 1) for k in self.ladder]
         )
 
     def bet(self, k: int) -> int:
@@ -62,6 +80,15 @@ class ActionLayout:
     def raise_(self, k: int) -> int:
         """Index of ``raise_<k>``."""
         return self.raise_start + self.ladder.index(k)
+
+    def side_bet(self, offset: int, k: int) -> int:
+        """Index of ``side_bet_<offset>_<k>``."""
+        return self.side_bet_start + (offset - 1) * len(self.ladder) + self.ladder.index(k)
+
+    def side_bet_of(self, action: int) -> tuple[int, int]:
+        """The (offset, k) of a ``side_bet_<offset>_<k>`` index."""
+        offset, i = divmod(action - self.side_bet_start, len(self.ladder))
+        return offset + 1, self.ladder[i]
 
     def index(self, name: str) -> int:
         """Index of an action by name; ``ValueError`` lists the names if unknown."""

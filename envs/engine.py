@@ -10,26 +10,41 @@ A hand, as RULES.md §4 describes it:
    stakes ``bet_<k>``. The jackpot ante (§4.9) is taken first, automatically.
 2. **Deal**: one card face down to each player in turn order, then the bank.
    Turn order runs from the seat after the bank round to the bank (§2).
-3. **Players' turns**: with ``bet_timing = "on_turn"`` a player first bets
-   after looking at the card. Then ``hit``/``stand`` (and ``reveal_hit``,
-   ``raise_<k>`` where the rules allow). Face-down cards follow
-   ``hidden_cards`` (§4.3). Over 7½ the hand busts, is shown, and the stake
-   goes to the bank at once (§4.4). Exactly 7½ ends the turn (§4.5) and, with
-   ``declare_seven_and_half``, shows the hand.
-4. **Bank's turn** (§4.6): the bank turns its card up and hits or stands,
+   House rules act on the initial card here: a forced ``change_four``
+   replaces a 4, ``secret_three`` swaps a 3 for two secret cards (§6).
+3. **Side bets** (§6 ``side_bets``): each player in turn order may stake on
+   another player's hand (``side_bet_<offset>_<k>``) or ``pass``.
+4. **Players' turns**: with ``bet_timing = "on_turn"`` a player first bets
+   after looking at the card (and may first change a 4 or shoot on a 7).
+   An initial 7 may offer the Mort (``mort``/``decline``). Then ``hit`` /
+   ``stand`` (and ``reveal_hit``, ``raise_<k>``, ``double``, ``split``
+   where the rules allow). Face-down cards follow ``hidden_cards`` (§4.3).
+   Over 7½ the hand busts, is shown, and the stake goes to the bank at once
+   (§4.4). Exactly 7½ ends the turn (§4.5) and, with
+   ``declare_seven_and_half``, shows the hand. Split hands are played one
+   after the other.
+5. **Bank's turn** (§4.6): the bank turns its card up and hits or stands,
    seeing only face-up cards. It has no decision when every player busted.
-5. **Settlement** (§4.7–4.9), then every hand is shown (showdown): losing
+   It may not stand below 7½ against a declared 7½ (with
+   ``bank_must_chase_declared``) or a live fusilar.
+6. **Settlement** (§4.7–4.9), then every hand is shown (showdown): losing
    stakes go to the bank, winners are paid in turn order while the bank has
-   chips (coverage), the first natural takes the jackpot.
-6. **Bank transfer** (§5): ``offer``/``right`` ask the player concerned
-   (``take_bank``/``refuse_bank`` or ``claim_bank``/``refuse_bank``);
-   then ``max_bank_hands`` and ``bank_min_cover`` may pass the bank on.
+   chips (coverage), side bets right after the hand they ride on, the first
+   natural takes the jackpot.
+7. **Bank transfer** (§5): ``offer``/``right`` ask the player concerned;
+   ``mandatory``/``natural_only`` move the bank; with ``bank_sale`` the bank
+   may offer it to the next seat (``sell_bank``/``pass``); then
+   ``max_bank_hands`` and ``bank_min_cover`` may pass the bank on.
+
+With ``first_bank = "auction"`` (§5 ``bank_sale``) an episode starts with
+the seats bidding for the bank (``bid_<k>``/``pass``) in seat order.
 
 All randomness comes from one ``numpy.random.Generator`` made from the seed
 given to :meth:`Engine.reset`; the seed is recorded in the event log, so any
 episode can be replayed (:func:`replay`).
 
-Cards are integer codes and totals are half points (see :mod:`envs.cards`).
+Cards are integer codes and totals are half points (see :mod:`envs.cards`);
+a hand's scoring and its special forms live in :mod:`envs.hands`.
 """
 
 from __future__ import annotations
@@ -42,54 +57,27 @@ import numpy as np
 from envs import actions as A
 from envs.actions import ActionLayout
 from envs.cards import (DECK_SIZE, HALF_POINTS, NUM_RANKS, SEVEN_AND_HALF, card_name,
-                        high_card_key, new_shoe, parse_cards)
+                        high_card_key, is_figure, new_shoe, parse_card, parse_cards)
+from envs.hands import (BUST, DECLARED, FUSILAR, MORT, NONE, PAIR_OF_SEVENS, PLAYING,
+                        SECRET, STATUS_NAMES, STOOD, TRIPLE, WAITING, Hand)
 from envs.rules import Rules
 
-# Phases: who is asked for what.
-BET, PLAY, BANK, TRANSFER, OVER = range(5)
-PHASE_NAMES = ("bet", "play", "bank", "transfer", "over")
+__all__ = ["Engine", "Hand", "IllegalActionError", "replay", "PHASE_NAMES", "STATUS_NAMES",
+           "BET", "PLAY", "BANK", "TRANSFER", "OVER", "AUCTION", "SIDE_BET", "SELL",
+           "WAITING", "PLAYING", "STOOD", "BUST", "DECLARED"]
 
-# Public status of a hand (what every seat can see).
-WAITING, PLAYING, STOOD, BUST, DECLARED = range(5)
-STATUS_NAMES = ("waiting", "playing", "stood", "bust", "declared")
+# Phases: who is asked for what.
+BET, PLAY, BANK, TRANSFER, OVER, AUCTION, SIDE_BET, SELL = range(8)
+PHASE_NAMES = ("bet", "play", "bank", "transfer", "over", "auction", "side_bet", "sell")
 
 MIN_SEATS, MAX_SEATS = 2, 8
 
-# Switches of RULES.md §1/§6 whose play arrives with the house-rules work.
-_NOT_YET = {
-    "wild_card": "none", "triple": False, "pair_of_sevens": False, "double": False,
-    "split_rule": "none", "change_four": "off", "secret_three": False, "mort": False,
-    "fusilar": False, "side_bets": False, "bank_sale": False,
-}
+_FOUR_RANK, _THREE_RANK, _SEVEN_RANK = 3, 2, 6
+_MAX_FOUR_CHANGES = 4  # RULES.md §6 change_four (ESP): "up to four times"
 
 
 class IllegalActionError(ValueError):
     """An action that is not legal for the seat to act."""
-
-
-class Hand:
-    """One hand on the table: cards with their face, stake and public status."""
-
-    __slots__ = ("seat", "cards", "face_up", "total", "status", "bet", "settled")
-
-    def __init__(self, seat: int, bet: int = 0) -> None:
-        self.seat = seat
-        self.cards: list[int] = []
-        self.face_up: list[bool] = []
-        self.total = 0
-        self.status = WAITING
-        self.bet = bet
-        self.settled = False
-
-    @property
-    def hidden_count(self) -> int:
-        """Number of face-down cards."""
-        return self.face_up.count(False)
-
-    @property
-    def is_natural(self) -> bool:
-        """Exactly two cards totalling 7½ (RULES.md §1)."""
-        return self.total == SEVEN_AND_HALF and len(self.cards) == 2
 
 
 class Engine:
@@ -105,20 +93,10 @@ class Engine:
         if max_hands is not None and (isinstance(max_hands, bool)
                                       or not isinstance(max_hands, int) or max_hands < 1):
             raise ValueError(f"max_hands={max_hands!r} must be a positive integer or None")
-        pending = [k for k, off in _NOT_YET.items() if getattr(self.rules, k) != off]
-        if pending:
-            raise NotImplementedError(
-                f"rule switch {pending[0]}={getattr(self.rules, pending[0])!r} is defined but "
-                f"not playable yet (RULES.md §6 house rules); switch it off")
-        if self.rules.bank_transfer == "natural_only":
-            raise NotImplementedError("bank_transfer='natural_only' is defined but not "
-                                      "playable yet (RULES.md §5, ITA)")
-        if self.rules.first_bank == "auction":
-            raise NotImplementedError("first_bank='auction' is defined but not playable yet "
-                                      "(RULES.md §5 bank_sale)")
         self.num_seats = num_seats
         self.max_hands = max_hands
         self.layout = ActionLayout(self.rules.bet_ladder)
+        self.wild = -1 if self.rules.wild_card == "none" else parse_card(self.rules.wild_card)
         self.phase = OVER
         self.events: list[tuple] = []
         self._legal: list[int] | None = None
@@ -131,7 +109,7 @@ class Engine:
 
         ``deck`` puts those cards on top of the shoe in that draw order for the
         first hand (the rest follows, shuffled by the seed); ``bank`` fixes the
-        first bank; ``chips`` sets the starting stacks.
+        first bank (no high card, draw or auction); ``chips`` sets the stacks.
         """
         r = self.rules
         if seed is None:
@@ -162,25 +140,39 @@ class Engine:
         self.seen = [0] * NUM_RANKS
         self.hands: list[list[Hand]] = [[] for _ in range(n)]
         self.bank_hand = Hand(-1)
+        self.current = [0] * n
         self.order: list[int] = []
         self.turn = 0
+        self.hand_index = 0
         self.actor = -1
         self.raised = False
+        self.bet_purpose = ""
+        self.mort_decided = False
+        self.four_changes = 0
         self.transfer_queue: list[int] = []
         self.transfer_kind = ""
+        self.best_bid = (0, -1)
         self._zero_rewards = (0.0,) * n
         self.pending_rewards = self._zero_rewards
         self.rewarded = False
         self._legal = None
         self.hand_start_chips = list(self.chips)
         self._shuffle_all()
-        if bank is None:
-            bank = self._draw_first_bank()
-        else:
-            self._log("first_bank", int(bank), "given")
-        self.bank = int(bank)
+        self.bank = -1  # nobody holds the bank before the first one is chosen
         self.bank_streak = 0
-        self._stack(stacked)
+        self._stacked = stacked
+        if bank is not None:
+            self._log("first_bank", int(bank), "given")
+            self._open_first_hand(int(bank))
+        elif r.first_bank == "auction":
+            self.phase = AUCTION
+            self.actor = 0
+        else:
+            self._open_first_hand(self._draw_first_bank())
+
+    def _open_first_hand(self, bank: int) -> None:
+        self.bank = bank
+        self._stack(self._stacked)
         if not self._settle_bank_seat(self.bank, "first bank"):
             self._finish_episode()
             return
@@ -217,9 +209,9 @@ class Engine:
 
     @property
     def current_hand(self) -> Hand | None:
-        """The hand being played or bet on, if a player is acting."""
-        if self.phase in (BET, PLAY):
-            return self.hands[self.actor][0]
+        """The hand being played or bet on, if a player or the bank is acting."""
+        if self.phase in (BET, PLAY) and self.hands[self.actor]:
+            return self.hands[self.actor][self.hand_index]
         if self.phase == BANK:
             return self.bank_hand
         return None
@@ -234,42 +226,6 @@ class Engine:
         if legal is None:
             legal = self._legal = self._compute_legal()
         return legal
-
-    def _compute_legal(self) -> list[int]:
-        phase = self.phase
-        r = self.rules
-        if phase == PLAY:
-            hand = self.hands[self.actor][0]
-            legal = [A.STAND]
-            can_draw = self._can_draw()
-            if can_draw:
-                legal.append(A.HIT)
-                if r.hidden_cards == "player_choice" and hand.hidden_count:
-                    legal.append(A.REVEAL_HIT)
-            if r.bet_raise and not self.raised:
-                room = min(r.max_bet - hand.bet, self.chips[self.actor])
-                start = self.layout.raise_start
-                legal.extend(start + i for i, k in enumerate(r.bet_ladder)
-                             if k * r.min_bet <= room)
-            return legal
-        if phase == BANK:
-            hand = self.bank_hand
-            legal = []
-            if not (r.bank_must_chase_declared and hand.total < SEVEN_AND_HALF
-                    and self._any_declared() and self._can_draw()):
-                legal.append(A.STAND)
-            if self._can_draw():
-                legal.append(A.HIT)
-            return legal
-        if phase == BET:
-            cap = min(r.max_bet, self.chips[self.actor])
-            start = self.layout.bet_start
-            return [start + i for i, k in enumerate(r.bet_ladder) if k * r.min_bet <= cap]
-        if phase == TRANSFER:
-            if self.transfer_kind == "right":
-                return [A.REFUSE_BANK, A.CLAIM_BANK]
-            return [A.TAKE_BANK, A.REFUSE_BANK]
-        return []
 
     def action_mask(self) -> np.ndarray:
         """The legal actions as a new int8 mask over the action layout."""
@@ -303,9 +259,152 @@ class Engine:
             self._bank_action(action)
         elif phase == BET:
             self._bet_action(action)
-        else:
+        elif phase == TRANSFER:
             self._transfer_action(action)
+        elif phase == SIDE_BET:
+            self._side_bet_action(action)
+        elif phase == AUCTION:
+            self._auction_action(action)
+        else:
+            self._sell_action(action)
         self._legal = None
+
+    # ---------------------------------------------------------- legal actions
+    def _compute_legal(self) -> list[int]:
+        phase = self.phase
+        if phase == PLAY:
+            return self._legal_play()
+        if phase == BANK:
+            legal = []
+            if not (self._bank_must_chase() and self._can_draw()):
+                legal.append(A.STAND)
+            if self._can_draw():
+                legal.append(A.HIT)
+            return legal
+        if phase == BET:
+            return self._legal_bet()
+        if phase == TRANSFER:
+            if self.transfer_kind == "right":
+                return [A.REFUSE_BANK, A.CLAIM_BANK]
+            return [A.TAKE_BANK, A.REFUSE_BANK]
+        if phase == SIDE_BET:
+            return self._legal_side_bets()
+        if phase == AUCTION:
+            r = self.rules
+            best = self.best_bid[0]
+            cap = self.chips[self.actor] // (self.num_seats - 1)
+            start = self.layout.bid_start
+            return [A.PASS] + [start + i for i, k in enumerate(r.bet_ladder)
+                               if best < k * r.min_bet <= cap]
+        if phase == SELL:
+            return [A.PASS, A.SELL_BANK]
+        return []
+
+    def _stake_range(self) -> tuple[int, int]:
+        """Smallest and largest stake the acting seat may put on the hand being bet on."""
+        r = self.rules
+        low = r.min_bet
+        if self.bet_purpose == "split" and r.split_rule == "two_figures_unlimited":
+            low = self.hands[self.actor][self.hand_index - 1].bet
+        return low, min(r.max_bet, self.chips[self.actor])
+
+    def _legal_bet(self) -> list[int]:
+        r = self.rules
+        low, high = self._stake_range()
+        start = self.layout.bet_start
+        legal = [start + i for i, k in enumerate(r.bet_ladder) if low <= k * r.min_bet <= high]
+        if self.bet_purpose == "turn":
+            hand = self.hands[self.actor][0]
+            if len(hand.cards) == 1 and hand.special == NONE:
+                rank = hand.cards[0] % NUM_RANKS
+                if r.change_four == "optional" and rank == _FOUR_RANK and \
+                        self.four_changes < _MAX_FOUR_CHANGES and self.draw_pile:
+                    legal.append(A.CHANGE_FOUR)
+                if r.fusilar and rank == _SEVEN_RANK and self._can_draw():
+                    legal.append(A.FUSILAR)
+        return sorted(legal)
+
+    def _legal_play(self) -> list[int]:
+        r = self.rules
+        seat = self.actor
+        hand = self.hands[seat][self.hand_index]
+        if hand.special == SECRET:
+            return [A.STAND]  # RULES.md §6 secret_three: "can only stand"
+        can_draw = self._can_draw()
+        initial = self.hand_index == 0 and len(hand.cards) == 1 and hand.special == NONE
+        initial_seven = initial and hand.cards[0] % NUM_RANKS == _SEVEN_RANK
+        if initial_seven and r.mort and not self.mort_decided and can_draw:
+            legal = [A.MORT, A.DECLINE]
+            if r.fusilar:
+                legal.append(A.FUSILAR)
+            return legal
+        legal = [A.STAND]
+        if can_draw:
+            legal.append(A.HIT)
+            if r.hidden_cards == "player_choice" and hand.hidden_count:
+                legal.append(A.REVEAL_HIT)
+            if r.double and len(hand.cards) == 1 and not hand.doubled and \
+                    self.chips[seat] >= hand.bet:
+                legal.append(A.DOUBLE)
+            if initial_seven and r.fusilar and r.bet_timing == "before_deal":
+                legal.append(A.FUSILAR)
+        if self._can_split(hand):
+            legal.append(A.SPLIT)
+        if initial and r.change_four == "optional" and hand.cards[0] % NUM_RANKS == _FOUR_RANK \
+                and self.four_changes < _MAX_FOUR_CHANGES and self.draw_pile:
+            legal.append(A.CHANGE_FOUR)
+        if r.bet_raise and not self.raised:
+            room = min(r.max_bet - hand.bet, self.chips[seat])
+            start = self.layout.raise_start
+            legal.extend(start + i for i, k in enumerate(r.bet_ladder) if k * r.min_bet <= room)
+        return legal
+
+    def _can_split(self, hand: Hand) -> bool:
+        """RULES.md §6 split: which hands may become two, by ``split_rule``."""
+        rule = self.rules.split_rule
+        if rule == "none" or hand.special != NONE or hand.doubled:
+            return False
+        cards = hand.cards
+        seat = self.actor
+        chips = self.chips[seat]
+        opened = sum(h.splits for h in self.hands[seat])
+        if rule == "abrirse":
+            limit = _abrirse_limit(len(self.order))
+            values = {HALF_POINTS[c] for c in cards}
+            return (len(cards) in (2, 3) and len(values) == 1 and opened < limit
+                    and chips >= self.rules.min_bet)
+        if len(cards) != 2 or not (is_figure(cards[0]) and is_figure(cards[1])):
+            return False
+        if rule == "two_figures_once":
+            return opened == 0 and chips >= hand.bet
+        return chips >= hand.bet  # two_figures_unlimited: second stake at least the first
+
+    def _legal_side_bets(self) -> list[int]:
+        r = self.rules
+        seat = self.actor
+        own_stake_to_come = r.min_bet if r.bet_timing == "on_turn" else 0
+        cap = min(r.max_bet, self.chips[seat] - own_stake_to_come)
+        legal = [A.PASS]
+        for target in self.order:
+            if target == seat:
+                continue
+            offset = (target - seat) % self.num_seats
+            legal.extend(self.layout.side_bet(offset, k) for k in r.bet_ladder
+                         if k * r.min_bet <= cap)
+        return sorted(legal)
+
+    def _bank_must_chase(self) -> bool:
+        """The bank may not stand below 7½ (RULES.md §4.6, §6 fusilar)."""
+        if self.bank_hand.total >= SEVEN_AND_HALF:
+            return False
+        chase_declared = self.rules.bank_must_chase_declared
+        for s in self.order:
+            for h in self.hands[s]:
+                if h.settled:
+                    continue
+                if h.special == FUSILAR or (chase_declared and h.status == DECLARED):
+                    return True
+        return False
 
     # ------------------------------------------------------------ hand flow
     def _start_hand(self) -> None:
@@ -320,6 +419,7 @@ class Engine:
         need = r.min_bet + r.jackpot_ante
         self.order = [s for s in ((self.bank + i) % n for i in range(1, n)) if self.chips[s] >= need]
         self.bank_streak += 1
+        self.current = [0] * n
         self._log("hand", self.hands_played + 1, self.bank, self.bank_streak, tuple(self.order))
         self.hands = [[] for _ in range(n)]
         for s in self.order:
@@ -332,70 +432,244 @@ class Engine:
                 self._log("ante", s, r.jackpot_ante)
         if r.bet_timing == "before_deal":
             self.turn = 0
+            self.hand_index = 0
+            self.bet_purpose = "round"
             self.phase = BET
             self.actor = self.order[0]
         else:
             self._deal()
-            self._begin_turn(0)
 
     def _deal(self) -> None:
-        for s in self.order:
-            self._give(self.hands[s][0], False)
-        self._give(self.bank_hand, False)
-
-    def _begin_turn(self, turn: int) -> None:
-        self.turn = turn
-        self.raised = False
-        if turn >= len(self.order):
-            self._begin_bank_turn()
-            return
-        self.actor = self.order[turn]
-        self._set_status(self.hands[self.actor][0], PLAYING)
-        self.phase = BET if self.rules.bet_timing == "on_turn" else PLAY
-
-    def _bet_action(self, action: int) -> None:
+        """One card face down to each player in turn order, then the bank."""
         r = self.rules
+        for s in self.order:
+            hand = self.hands[s][0]
+            self._give(hand, False)
+            if r.change_four == "forced":
+                # RULES.md §6 change_four (CAT): an initial 4 is discarded and replaced.
+                while hand.cards[0] % NUM_RANKS == _FOUR_RANK and self._can_draw():
+                    self._discard_initial(hand, "change_four")
+                    self._give(hand, False)
+            if r.secret_three and hand.cards[0] % NUM_RANKS == _THREE_RANK and self._can_draw():
+                # RULES.md §6 secret_three (CAT): two secret cards instead of the 3.
+                self._discard_initial(hand, "secret_three")
+                hand.special = SECRET
+                self._give(hand, False, unseen=True)
+                if self._can_draw():
+                    self._give(hand, False, unseen=True)
+        self._give(self.bank_hand, False)
+        if r.side_bets and len(self.order) >= 2:
+            self.turn = 0
+            self.phase = SIDE_BET
+            self.actor = self.order[0]
+        else:
+            self._begin_turn(0)
+
+    def _discard_initial(self, hand: Hand, reason: str) -> None:
+        """Take the initial card out of the hand, shown, onto the discard pile."""
+        card, _up, _unseen = hand.remove_last(self.wild)
+        self.discard.append(card)
+        self.seen[card % NUM_RANKS] += 1
+        self._log("discarded", hand.seat, card, reason)
+
+    def _side_bet_action(self, action: int) -> None:
         seat = self.actor
-        amount = r.bet_ladder[action - self.layout.bet_start] * r.min_bet
-        self.chips[seat] -= amount
-        self.hands[seat][0].bet = amount
-        self._log("bet", seat, amount)
-        if r.bet_timing == "on_turn":
-            self.phase = PLAY
-            return
+        if action != A.PASS:
+            offset, k = self.layout.side_bet_of(action)
+            target = (seat + offset) % self.num_seats
+            stake = k * self.rules.min_bet
+            self.chips[seat] -= stake
+            self.hands[target][0].side_bets.append((seat, stake))
+            self._log("side_bet", seat, target, stake)
         self.turn += 1
         if self.turn < len(self.order):
             self.actor = self.order[self.turn]
         else:
-            self._deal()
             self._begin_turn(0)
+
+    def _begin_turn(self, turn: int) -> None:
+        self.turn = turn
+        self.raised = False
+        self.hand_index = 0
+        self.mort_decided = False
+        self.four_changes = 0
+        if turn >= len(self.order):
+            self._begin_bank_turn()
+            return
+        self.actor = self.order[turn]
+        hand = self.hands[self.actor][0]
+        self._set_status(hand, PLAYING)
+        if self.rules.bet_timing == "on_turn":
+            self.bet_purpose = "turn"
+            self.phase = BET
+        else:
+            self.phase = PLAY
+
+    def _next_hand(self) -> None:
+        """The hand in play is done: play the seat's next split hand, or the next seat."""
+        if self.hand_index + 1 < len(self.hands[self.actor]):
+            self.hand_index += 1
+            self.raised = False
+            self._set_status(self.hands[self.actor][self.hand_index], PLAYING)
+            self.phase = PLAY
+        else:
+            self._begin_turn(self.turn + 1)
+
+    def _bet_action(self, action: int) -> None:
+        r = self.rules
+        seat = self.actor
+        if action == A.CHANGE_FOUR:
+            self._change_four()
+            return
+        if action == A.FUSILAR:
+            self._fusilar(self.hands[seat][0])
+            return
+        hand = self.hands[seat][self.hand_index]
+        amount = r.bet_ladder[action - self.layout.bet_start] * r.min_bet
+        self.chips[seat] -= amount
+        hand.bet = amount
+        self._log("bet", seat, amount, self.hand_index)
+        purpose = self.bet_purpose
+        if purpose == "round":
+            self.turn += 1
+            if self.turn < len(self.order):
+                self.actor = self.order[self.turn]
+            else:
+                self._deal()
+        elif purpose == "split":
+            self.hand_index -= 1  # back to the hand that was split
+            self.phase = PLAY
+        elif hand.special == FUSILAR:
+            self._set_status(hand, STOOD)
+            self._next_hand()
+        else:
+            self.phase = PLAY
 
     def _player_action(self, action: int) -> None:
         seat = self.actor
-        hand = self.hands[seat][0]
+        hand = self.hands[seat][self.hand_index]
         if action == A.STAND:
             self._set_status(hand, STOOD)
-            self._begin_turn(self.turn + 1)
+            self._next_hand()
             return
         if action == A.HIT:
             self._give(hand, self._hit_face_up(hand))
         elif action == A.REVEAL_HIT:
             self._reveal(hand)
             self._give(hand, False)
+        elif action == A.DOUBLE:
+            self.chips[seat] -= hand.bet
+            hand.bet *= 2
+            hand.doubled = True
+            self._log("double", seat, hand.bet, self.hand_index)
+            self._give(hand, self._hit_face_up(hand))
+            if not self._after_card(hand):
+                self._set_status(hand, STOOD)
+                self._next_hand()
+            return
+        elif action == A.SPLIT:
+            self._split(hand)
+            return
+        elif action == A.MORT:
+            self._mort(hand)
+            return
+        elif action == A.DECLINE:
+            self.mort_decided = True
+            self._log("decline_mort", seat)
+            return
+        elif action == A.FUSILAR:
+            self._fusilar(hand)
+            return
+        elif action == A.CHANGE_FOUR:
+            self._change_four()
+            return
         else:  # raise_<k>
             amount = self.rules.bet_ladder[action - self.layout.raise_start] * self.rules.min_bet
             self.chips[seat] -= amount
             hand.bet += amount
             self.raised = True
-            self._log("raise", seat, amount, hand.bet)
+            self._log("raise", seat, amount, hand.bet, self.hand_index)
             return
         self.raised = False
+        self._after_card(hand)
+
+    def _after_card(self, hand: Hand) -> bool:
+        """Bust, 7½ and the special two-card hands end the hand in play (True if ended)."""
+        r = self.rules
+        if len(hand.cards) == 2 and hand.special == NONE:
+            if r.pair_of_sevens and hand.is_pair_of_sevens:
+                hand.special = PAIR_OF_SEVENS  # RULES.md §4.8: shown once made
+                self._reveal(hand)
+                self._log("special", hand.seat, "pair_of_sevens", hand.index)
+                self._set_status(hand, STOOD)
+                self._next_hand()
+                return True
+            if r.triple and hand.wilds == 1 and any(
+                    c != self.wild and c % NUM_RANKS == _SEVEN_RANK for c in hand.cards):
+                hand.special = TRIPLE  # RULES.md §4.8 (ITA triplè)
+                self._log("special", hand.seat, "triple", hand.index)
         if hand.total > SEVEN_AND_HALF:
             self._bust(hand)
-            self._begin_turn(self.turn + 1)
-        elif hand.total == SEVEN_AND_HALF:
+            self._next_hand()
+            return True
+        if hand.total == SEVEN_AND_HALF:
             self._seven_and_half(hand)
-            self._begin_turn(self.turn + 1)
+            self._next_hand()
+            return True
+        return False
+
+    def _split(self, hand: Hand) -> None:
+        """RULES.md §6 split: the last card starts a new hand with its own stake."""
+        r = self.rules
+        seat = self.actor
+        card, up, unseen = hand.remove_last(self.wild)
+        hand.splits += 1
+        new = Hand(seat, index=self.hand_index + 1)
+        new.add(card, up, unseen, self.wild)
+        hands = self.hands[seat]
+        hands.insert(self.hand_index + 1, new)
+        for i, h in enumerate(hands):
+            h.index = i
+        self._log("split", seat, card, self.hand_index, self.hand_index + 1, up, unseen)
+        self._set_status(new, WAITING)
+        self._set_status(hand, PLAYING)
+        if r.split_rule == "two_figures_once":
+            self.chips[seat] -= hand.bet  # CAT: "una segona aposta igual"
+            new.bet = hand.bet
+            self._log("bet", seat, new.bet, new.index)
+        else:
+            self.hand_index += 1
+            self.bet_purpose = "split"
+            self.phase = BET
+
+    def _mort(self, hand: Hand) -> None:
+        """RULES.md §6 mort (CAT): the 7 is announced; one card face down, unseen."""
+        hand.special = MORT
+        self._reveal(hand)
+        self._log("special", hand.seat, "mort", hand.index)
+        self._give(hand, False, unseen=True)
+        self._set_status(hand, STOOD)
+        self._next_hand()
+
+    def _fusilar(self, hand: Hand) -> None:
+        """RULES.md §6 fusilar (ESP): the 7 is shown; a card under it nobody sees."""
+        hand.special = FUSILAR
+        self._reveal(hand)
+        self._log("special", hand.seat, "fusilar", hand.index)
+        self._give(hand, False, unseen=True)
+        if self.phase == PLAY:  # the stake is already down (bets before the deal)
+            self._set_status(hand, STOOD)
+            self._next_hand()
+
+    def _change_four(self) -> None:
+        """RULES.md §6 change_four (ESP): the 4 goes back into the middle of the pile."""
+        hand = self.hands[self.actor][0]
+        card, _up, _unseen = hand.remove_last(self.wild)
+        pile = self.draw_pile
+        pile.insert(len(pile) // 2, card)
+        self.four_changes += 1
+        self._log("four_back", self.actor, card)
+        self._give(hand, False)
 
     def _hit_face_up(self, hand: Hand) -> bool:
         """Face of a card drawn by ``hit`` (RULES.md §4.3 ``hidden_cards``)."""
@@ -404,12 +678,13 @@ class Engine:
         return True
 
     def _bust(self, hand: Hand) -> None:
-        """RULES.md §4.4: the hand is shown and the stake goes to the bank at once."""
+        """RULES.md §4.4: the hand is shown; its stake and side bets go to the bank at once."""
         self._set_status(hand, BUST)
         self._reveal(hand)
-        self.chips[self.bank] += hand.bet
+        lost = hand.bet + sum(stake for _bettor, stake in hand.side_bets)
+        self.chips[self.bank] += lost
         hand.settled = True
-        self._log("bust", hand.seat, hand.total, hand.bet)
+        self._log("bust", hand.seat, hand.total, lost)
 
     def _seven_and_half(self, hand: Hand) -> None:
         """RULES.md §4.5: 7½ ends the turn; with declare_seven_and_half it is shown."""
@@ -419,13 +694,11 @@ class Engine:
         else:
             self._set_status(hand, STOOD)
 
-    def _any_declared(self) -> bool:
-        return any(h.status == DECLARED for s in self.order for h in self.hands[s])
-
     def _begin_bank_turn(self) -> None:
         """RULES.md §4.6: the bank turns its cards up; it plays if anyone is left."""
         self.phase = BANK
         self.actor = self.bank
+        self.hand_index = 0
         self._reveal(self.bank_hand)
         if not any(not h.settled for s in self.order for h in self.hands[s]):
             self._set_status(self.bank_hand, STOOD)
@@ -440,7 +713,12 @@ class Engine:
             self._settle()
             return
         self._give(hand, True)
-        if hand.total > SEVEN_AND_HALF:
+        if self.rules.pair_of_sevens and hand.is_pair_of_sevens:
+            hand.special = PAIR_OF_SEVENS
+            self._log("special", self.bank, "pair_of_sevens", 0)
+            self._set_status(hand, STOOD)
+            self._settle()
+        elif hand.total > SEVEN_AND_HALF:
             self._set_status(hand, BUST)
             self._log("bust", self.bank, hand.total, 0)
             self._settle()
@@ -450,19 +728,36 @@ class Engine:
 
     # ------------------------------------------------------------ settlement
     def _payout_multiple(self, hand: Hand) -> int:
-        """Multiple of the stake paid to a winning hand (RULES.md §4.8)."""
+        """Multiple of the stake paid to a winning 7½ or ordinary hand (RULES.md §4.8)."""
         r = self.rules
         if hand.total == SEVEN_AND_HALF and (hand.is_natural or r.any_seven_and_half_pays):
             return r.natural_pays
         return 1
 
-    def _player_wins(self, hand: Hand, bank_total: int) -> int:
-        """0 if the bank wins, else the payout multiple (RULES.md §4.7)."""
-        if bank_total > SEVEN_AND_HALF:
+    def _player_wins(self, hand: Hand) -> int:
+        """0 if the bank wins, else the payout multiple (RULES.md §4.7, §4.8, §6)."""
+        bank = self.bank_hand
+        bank_total = bank.total
+        special = hand.special
+        bank_pair = bank.special == PAIR_OF_SEVENS
+        if special == FUSILAR:  # 4x on 7½ unless the bank makes 7½; else a bust
+            return 4 if hand.total == SEVEN_AND_HALF and bank_total != SEVEN_AND_HALF \
+                and not bank_pair else 0
+        if special == MORT and hand.total != SEVEN_AND_HALF:
+            return 0
+        if hand.busted:
+            return 0
+        if special == TRIPLE:
+            return 3  # beats every bank hand
+        if special == PAIR_OF_SEVENS:
+            return 0 if bank_pair else 3  # equal hands: the bank wins
+        if bank_pair:
+            return 0
+        if bank.busted:
             return self._payout_multiple(hand)
         if bank_total == SEVEN_AND_HALF:
             rule = self.rules.natural_beats_bank_multicard
-            if rule != "off" and hand.is_natural and len(self.bank_hand.cards) >= 3:
+            if rule != "off" and hand.is_natural and len(bank.cards) >= 3:
                 return self._payout_multiple(hand) if rule == "double" else 1
             return 0
         return self._payout_multiple(hand) if hand.total > bank_total else 0
@@ -470,29 +765,41 @@ class Engine:
     def _settle(self) -> None:
         """RULES.md §4.7–4.9: collect, pay in turn order within coverage, jackpot."""
         bank = self.bank
-        bank_total = self.bank_hand.total
         chips = self.chips
+        for s in self.order:  # secret, Mort and fusilar cards are seen only now
+            for hand in self.hands[s]:
+                if any(hand.unseen):
+                    self._reveal(hand)
         winners = []
         for s in self.order:
             for hand in self.hands[s]:
                 if hand.settled:
                     continue
-                multiple = self._player_wins(hand, bank_total)
+                multiple = self._player_wins(hand)
                 if multiple:
                     winners.append((hand, multiple))
-                else:
-                    chips[bank] += hand.bet
-                    hand.settled = True
-                    self._log("lose", s, hand.bet)
+                    continue
+                lost = hand.bet + sum(stake for _bettor, stake in hand.side_bets)
+                chips[bank] += lost
+                hand.settled = True
+                self._log("lose", s, hand.bet, hand.index)
+                for bettor, stake in hand.side_bets:
+                    self._log("side_lose", bettor, stake, s)
         for hand, multiple in winners:
             pay = min(multiple * hand.bet, chips[bank])
             chips[bank] -= pay
             chips[hand.seat] += hand.bet + pay
             hand.settled = True
-            self._log("win", hand.seat, pay, multiple * hand.bet)
-        if self.jackpot and bank_total != SEVEN_AND_HALF:
+            self._log("win", hand.seat, pay, multiple * hand.bet, hand.index)
+            for bettor, stake in hand.side_bets:
+                pay = min(multiple * stake, chips[bank])
+                chips[bank] -= pay
+                chips[bettor] += stake + pay
+                self._log("side_win", bettor, pay, multiple * stake, hand.seat)
+        if self.jackpot and self.bank_hand.total != SEVEN_AND_HALF:
             for s in self.order:
-                if any(h.is_natural for h in self.hands[s]):
+                if any(h.is_natural and not h.busted and h.special != FUSILAR
+                       for h in self.hands[s]):
                     chips[s] += self.jackpot
                     self._log("jackpot", s, self.jackpot)
                     self.jackpot = 0
@@ -507,18 +814,37 @@ class Engine:
         self._begin_transfer()
 
     # ---------------------------------------------------------- bank transfer
-    def _begin_transfer(self) -> None:
-        """RULES.md §5: who may or must take the bank after this hand."""
+    def _transfer_candidates(self) -> list[int]:
+        """Players who may or must take the bank after this hand, in turn order (RULES.md §5)."""
         kind = self.rules.bank_transfer
-        candidates = []
-        if self.bank_hand.total != SEVEN_AND_HALF and kind != "none":
-            candidates = [s for s in self.order
-                          if any(h.total == SEVEN_AND_HALF for h in self.hands[s])]
+        if kind == "none":
+            return []
+        bank_seven = self.bank_hand.total == SEVEN_AND_HALF
+        out = []
+        for s in self.order:
+            for h in self.hands[s]:
+                if h.special in (PAIR_OF_SEVENS, TRIPLE):
+                    qualifies = True  # §4.8: these hands take the bank
+                elif h.busted or h.special == FUSILAR or (
+                        h.special == MORT and h.total != SEVEN_AND_HALF):
+                    qualifies = False
+                elif kind == "natural_only":
+                    qualifies = h.is_natural
+                else:
+                    qualifies = h.total == SEVEN_AND_HALF and not bank_seven
+                if qualifies:
+                    out.append(s)
+                    break
+        return out
+
+    def _begin_transfer(self) -> None:
+        kind = self.rules.bank_transfer
+        candidates = self._transfer_candidates()
         self.transfer_kind = kind
         if not candidates:
-            self._end_hand(None)
-        elif kind == "mandatory":
-            self._end_hand(candidates[0])
+            self._after_transfer(None)
+        elif kind in ("mandatory", "natural_only"):
+            self._after_transfer(candidates[0])
         elif kind == "right":
             self.transfer_queue = candidates[:1]
             self._ask_transfer()
@@ -527,27 +853,51 @@ class Engine:
             self._ask_transfer()
 
     def _ask_transfer(self) -> None:
-        while self.transfer_queue:
+        if self.transfer_queue:
             seat = self.transfer_queue[0]
             if self.transfer_kind == "offer" and self.refused[seat]:
                 self._log("forced_take", seat)
-                self._end_hand(seat)
+                self._after_transfer(seat)
                 return
             self.phase = TRANSFER
             self.actor = seat
             return
-        self._end_hand(None)
+        self._after_transfer(None)
 
     def _transfer_action(self, action: int) -> None:
         seat = self.transfer_queue.pop(0)
         if action in (A.TAKE_BANK, A.CLAIM_BANK):
-            self._end_hand(seat)
+            self._end_hand(seat, "sale" if self.transfer_kind == "sale" else "seven_and_half")
             return
         if self.transfer_kind == "offer":
             self.refused[seat] = True
+        if self.transfer_kind == "sale":
+            self._end_hand(None)
+            return
         self._ask_transfer()
 
-    def _end_hand(self, new_bank: int | None) -> None:
+    def _after_transfer(self, new_bank: int | None) -> None:
+        """With ``bank_sale`` the bank may offer the bank on before the next hand."""
+        last = self.max_hands is not None and self.hands_played + 1 >= self.max_hands
+        if new_bank is None and self.rules.bank_sale and not last and \
+                self._next_bank_seat(self.bank + 1) not in (None, self.bank):
+            self.phase = SELL
+            self.actor = self.bank
+            return
+        self._end_hand(new_bank, "seven_and_half")
+
+    def _sell_action(self, action: int) -> None:
+        if action == A.PASS:
+            self._end_hand(None)
+            return
+        buyer = self._next_bank_seat(self.bank + 1)
+        self._log("sell", self.bank, buyer)
+        self.transfer_kind = "sale"
+        self.transfer_queue = [buyer]
+        self.phase = TRANSFER
+        self.actor = buyer
+
+    def _end_hand(self, new_bank: int | None, reason: str = "") -> None:
         """Discard the cards, rotate the bank, start the next hand or end."""
         self.hands_played += 1
         for s in range(self.num_seats):
@@ -558,7 +908,7 @@ class Engine:
         self.bank_hand = Hand(self.bank)
         self.order = []
         if new_bank is not None:
-            self._log("bank", new_bank, "seven_and_half")
+            self._log("bank", new_bank, reason)
             self.bank = new_bank
             self.bank_streak = 0
         elif self.rules.max_bank_hands and self.bank_streak >= self.rules.max_bank_hands:
@@ -584,18 +934,25 @@ class Engine:
             return self.chips[seat] >= players * r.min_bet * r.max_payout_multiple
         return self.chips[seat] >= r.min_bet
 
-    def _settle_bank_seat(self, seat: int, reason: str) -> bool:
-        """Pass the bank from ``seat`` on in turn order to the first seat able to hold it."""
+    def _next_bank_seat(self, start: int) -> int | None:
+        """The first seat from ``start`` on, in turn order, able to hold the bank."""
         n = self.num_seats
         for i in range(n):
-            s = (seat + i) % n
+            s = (start + i) % n
             if self._can_bank(s):
-                if s != self.bank:
-                    self._log("bank", s, reason)
-                    self.bank_streak = 0
-                self.bank = s
-                return True
-        return False
+                return s
+        return None
+
+    def _settle_bank_seat(self, seat: int, reason: str) -> bool:
+        """Pass the bank from ``seat`` on in turn order to the first seat able to hold it."""
+        s = self._next_bank_seat(seat)
+        if s is None:
+            return False
+        if s != self.bank:
+            self._log("bank", s, reason)
+            self.bank_streak = 0
+        self.bank = s
+        return True
 
     def _finish_episode(self) -> None:
         self.phase = OVER
@@ -606,7 +963,7 @@ class Engine:
     def _draw_first_bank(self) -> int:
         """RULES.md §5 first_bank: high card (ties re-dealt) or at random."""
         n = self.num_seats
-        if self.rules.first_bank == "random":
+        if self.rules.first_bank != "high_card":
             seat = int(self.rng.integers(n))
             self._log("first_bank", seat, "random")
             return seat
@@ -624,6 +981,29 @@ class Engine:
             if len(contenders) == 1:
                 self._log("first_bank", contenders[0], "high_card")
                 return contenders[0]
+
+    def _auction_action(self, action: int) -> None:
+        """RULES.md §5 bank_sale: seats bid in seat order; the highest bid buys the bank."""
+        seat = self.actor
+        if action != A.PASS:
+            amount = self.rules.bet_ladder[action - self.layout.bid_start] * self.rules.min_bet
+            self.best_bid = (amount, seat)
+            self._log("bid", seat, amount)
+        if seat + 1 < self.num_seats:
+            self.actor = seat + 1
+            return
+        amount, buyer = self.best_bid
+        if buyer < 0:
+            bank = int(self.rng.integers(self.num_seats))
+            self._log("first_bank", bank, "random (no bids)")
+        else:
+            bank = buyer
+            for s in range(self.num_seats):
+                if s != buyer:
+                    self.chips[buyer] -= amount
+                    self.chips[s] += amount
+            self._log("first_bank", bank, f"bought for {amount} to each seat")
+        self._open_first_hand(bank)
 
     # ------------------------------------------------------------------ cards
     def _shuffle_all(self) -> None:
@@ -650,14 +1030,12 @@ class Engine:
             if up:
                 self.seen[card % NUM_RANKS] += 1
 
-    def _give(self, hand: Hand, face_up: bool) -> None:
+    def _give(self, hand: Hand, face_up: bool, unseen: bool = False) -> None:
         card = self._draw()
-        hand.cards.append(card)
-        hand.face_up.append(face_up)
-        hand.total += HALF_POINTS[card]
+        hand.add(card, face_up, unseen, self.wild)
         if face_up:
             self.seen[card % NUM_RANKS] += 1
-        self._log("card", hand.seat, card, face_up)
+        self._log("card", hand.seat, card, face_up, hand.index, unseen)
 
     def _reveal(self, hand: Hand) -> None:
         face_up = hand.face_up
@@ -666,14 +1044,27 @@ class Engine:
                 face_up[i] = True
                 card = hand.cards[i]
                 self.seen[card % NUM_RANKS] += 1
-                self._log("reveal", hand.seat, card)
+                self._log("reveal", hand.seat, card, hand.index, hand.unseen[i])
+                hand.unseen[i] = False
 
     def _set_status(self, hand: Hand, status: int) -> None:
         hand.status = status
-        self._log("status", hand.seat, status)
+        self.current[hand.seat] = hand.index
+        self._log("status", hand.seat, status, hand.index)
 
     def _log(self, *event: Any) -> None:
         self.events.append(event)
+
+
+def _abrirse_limit(players: int) -> int:
+    """RULES.md §6 abrirse: 3 openings with 2–3 players, 1 with 4–5, none with more.
+
+    Design choice: "players" counts the players in the hand, the bank not
+    included; a single player may open 3 times too.
+    """
+    if players <= 3:
+        return 3
+    return 1 if players <= 5 else 0
 
 
 def replay(rules: Rules | str, num_seats: int, max_hands: int | None,

@@ -1,35 +1,40 @@
 """What one seat may see, as a flat float32 vector with named slices.
 
-"Who sees what" (RULES.md §4) lives here and only here:
+"Who sees what" (RULES.md §4, §6) lives here and only here:
 
-* a seat sees all its own cards, including its face-down ones (the bank
-  does not see its own face-down card until its turn: RULES.md §4.1, CAT);
+* a seat sees all its own cards, including its face-down ones — except the
+  cards nobody sees: a Mort or fusilar card and a secret pair (§6), shown
+  only once the bank has finished; the bank does not see its own face-down
+  card until its turn (§4.1, CAT);
 * of every other hand it sees the face-up cards and how many are face down;
 * the bank's cards are face down until the bank's turn (§4.6);
-* a bust or declared hand is shown (§4.4, §4.5), and every hand is shown at
-  settlement, so the discard pile holds only seen cards.
+* a bust, declared or special hand is shown (§4.4, §4.5, §4.8), and every
+  hand is shown at settlement, so the discard pile holds only seen cards.
 
 Seats are ordered **relative to the observer**: block 0 is the observer,
 block 1 the next seat in turn order, and so on. A policy therefore reads
-"me", "the seat after me", … whatever its seat number.
+"me", "the seat after me", … whatever its seat number. A seat's *current
+hand* is the one it is playing, or the one it played last (split hands are
+played one after the other).
 
-Layout (``OBS_SLICES`` from :func:`observation_slices`), all float32:
+Layout (:func:`observation_slices`), all float32:
 
 ==================  =====  ===============================================
 name                size   meaning
 ==================  =====  ===============================================
-``phase``           5      one-hot: bet, play, bank, transfer, over
+``phase``           8      one-hot: bet, play, bank, transfer, over,
+                           auction, side_bet, sell
 ``jackpot``         1      chips in the jackpot / ``starting_chips``
 ``shoe_left``       1      cards left in the draw pile / shoe size
 ``seen_ranks``      10     face-up or shown cards since the last shuffle
-                           (not counting the observer's own face-down
-                           cards), by rank 1..7, S, C, R / (4 x ``decks``)
+                           (not the observer's own face-down cards), by
+                           rank 1..7, S, C, R / (4 x ``decks``)
 ``hands_played``    1      hands played / ``max_hands`` (0 if unlimited)
-``own_hidden``      10     the observer's own face-down cards by rank
-                           (cards it knows but others do not)
-``own_total``       1      total of the cards the observer knows in its
-                           own hand, in points / 7.5
-``seats``           N x 24 one block per seat, observer first:
+``own_hidden``      10     the observer's own face-down cards it has seen,
+                           by rank (cards it knows but others do not)
+``own_total``       1      best total of the cards the observer knows in
+                           its current hand, in points / 7.5
+``seats``           N x 29 one block per seat, observer first:
 ==================  =====  ===============================================
 
 Each seat block (``SEAT_FIELDS``, offsets within the block):
@@ -40,12 +45,21 @@ Each seat block (``SEAT_FIELDS``, offsets within the block):
 ``sitting_out``     1      1 if the seat takes no part in this hand
 ``acting``          1      1 if this seat is to act now
 ``chips``           1      chips behind / ``starting_chips``
-``bet``             1      stake on the table / ``max_bet``
-``status``          5      one-hot: waiting, playing, stood, bust, declared
-``up_ranks``        10     face-up cards by rank (counts)
-``hidden``          1      number of face-down cards
-``up_total``        1      total of the face-up cards / 7.5
+``bet``             1      stakes on the seat's hands / ``max_bet``
+``status``          5      current hand, one-hot: waiting, playing, stood,
+                           bust, declared
+``up_ranks``        10     face-up cards of all its hands, by rank
+``hidden``          1      face-down cards of all its hands
+``up_total``        1      best total of the current hand's face-up cards
+                           / 7.5 (the matta at its best value)
 ``refused``         1      1 if the seat refused an offered bank (§5 offer)
+``hands``           1      number of hands (more than 1 after a split)
+``doubled``         1      1 if the current hand was doubled (§6)
+``unseen``          1      face-down cards nobody has seen (Mort, fusilar,
+                           secret three: §6)
+``wild_value``      1      points the matta counts for in the current hand
+                           once the whole hand is shown / 7.5
+``side_stake``      1      side bets this seat placed on others / ``max_bet``
 ==================  =====  ===============================================
 """
 
@@ -57,26 +71,34 @@ import numpy as np
 
 from envs.cards import HALF_POINTS as _HALF
 from envs.cards import NUM_RANKS
-from envs.engine import OVER, WAITING, Engine
+from envs.engine import AUCTION, OVER, PHASE_NAMES, WAITING, Engine
+from envs.hands import best_total
 
 SEAT_FIELDS: dict[str, slice] = {}
 _offset = 0
 for _name, _size in (("is_bank", 1), ("bank_streak", 1), ("sitting_out", 1), ("acting", 1),
                      ("chips", 1), ("bet", 1), ("status", 5), ("up_ranks", NUM_RANKS),
-                     ("hidden", 1), ("up_total", 1), ("refused", 1)):
+                     ("hidden", 1), ("up_total", 1), ("refused", 1), ("hands", 1),
+                     ("doubled", 1), ("unseen", 1), ("wild_value", 1), ("side_stake", 1)):
     SEAT_FIELDS[_name] = slice(_offset, _offset + _size)
     _offset += _size
 SEAT_BLOCK = _offset
 
-_GLOBAL = (("phase", 5), ("jackpot", 1), ("shoe_left", 1), ("seen_ranks", NUM_RANKS),
-           ("hands_played", 1), ("own_hidden", NUM_RANKS), ("own_total", 1))
+_GLOBAL = (("phase", len(PHASE_NAMES)), ("jackpot", 1), ("shoe_left", 1),
+           ("seen_ranks", NUM_RANKS), ("hands_played", 1), ("own_hidden", NUM_RANKS),
+           ("own_total", 1))
 GLOBAL_SIZE = sum(size for _, size in _GLOBAL)
 
 # Offsets used by the hot path.
-_PHASE, _JACKPOT, _SHOE, _SEEN, _HANDS, _OWN_HIDDEN, _OWN_TOTAL = (
-    0, 5, 6, 7, 17, 18, 28)
-_IS_BANK, _STREAK, _OUT, _ACTING, _CHIPS, _BET, _STATUS, _UP, _HIDDEN, _UP_TOTAL, _REFUSED = (
-    0, 1, 2, 3, 4, 5, 6, 11, 21, 22, 23)
+_PHASE = 0
+_JACKPOT = _PHASE + len(PHASE_NAMES)
+_SHOE = _JACKPOT + 1
+_SEEN = _SHOE + 1
+_HANDS = _SEEN + NUM_RANKS
+_OWN_HIDDEN = _HANDS + 1
+_OWN_TOTAL = _OWN_HIDDEN + NUM_RANKS
+(_IS_BANK, _STREAK, _OUT, _ACTING, _CHIPS, _BET, _STATUS, _UP, _HIDDEN, _UP_TOTAL, _REFUSED,
+ _NUM_HANDS, _DOUBLED, _UNSEEN, _WILD, _SIDE) = (SEAT_FIELDS[name].start for name in SEAT_FIELDS)
 
 
 def observation_size(num_seats: int) -> int:
@@ -110,21 +132,34 @@ def observation_bounds(num_seats: int) -> tuple[np.ndarray, np.ndarray]:
     low = np.zeros(size, dtype=np.float32)
     high = np.ones(size, dtype=np.float32)
     sl = observation_slices(num_seats)
-    for name in ("jackpot",):
-        high[sl[name]] = np.inf
-    high[sl["own_hidden"]] = 16.0
-    high[sl["own_total"]] = 16.0
+    high[sl["jackpot"]] = np.inf
+    high[sl["own_hidden"]] = np.inf
+    high[sl["own_total"]] = np.inf
     for i in range(num_seats):
-        for name in ("bank_streak", "chips", "bet", "up_ranks", "hidden", "up_total"):
+        for name in ("bank_streak", "chips", "bet", "up_ranks", "hidden", "up_total", "hands",
+                     "unseen", "side_stake"):
             high[sl[f"seat_{i}.{name}"]] = np.inf
     return low, high
+
+
+class _HandView:
+    """What the observer tracks of one hand: face-up and known cards, stake."""
+
+    __slots__ = ("up_base", "up_wilds", "known_base", "known_wilds", "hidden", "bet",
+                 "doubled")
+
+    def __init__(self) -> None:
+        self.up_base = self.up_wilds = self.known_base = self.known_wilds = 0
+        self.hidden = 0
+        self.bet = 0
+        self.doubled = False
 
 
 class Observer:
     """Builds the observation vector of any seat from an engine's state.
 
-    The observation is a pure function of the engine's event log (what was
-    dealt, face up or down, statuses, bets, who holds the bank) plus the
+    The observation is a function of the engine's event log (what was dealt,
+    face up or down, statuses, bets, splits, who holds the bank) plus the
     chips, the acting seat and the refusals, which are compared with their
     last values. Each call reads only the events logged since the previous
     call, so a step costs a few updates whatever the table size. The numbers
@@ -139,6 +174,7 @@ class Observer:
         n = engine.num_seats
         self.size = observation_size(n)
         r = engine.rules
+        self._wild = engine.wild
         self._chips_scale = 1.0 / r.starting_chips
         self._bet_scale = 1.0 / r.max_bet
         self._seen_scale = 1.0 / (4 * r.decks)
@@ -147,9 +183,11 @@ class Observer:
         self._cursor = 0
         self._handlers = {
             "card": self._on_card, "reveal": self._on_reveal, "status": self._on_status,
-            "bet": self._on_bet, "raise": self._on_raise, "hand": self._on_hand,
-            "bank": self._on_bank, "first_bank": self._on_bank, "over": self._on_over,
-            "shuffle": self._on_shuffle,
+            "bet": self._on_bet, "raise": self._on_raise, "double": self._on_double,
+            "split": self._on_split, "discarded": self._on_discarded,
+            "four_back": self._on_four_back, "side_bet": self._on_side_bet,
+            "hand": self._on_hand, "bank": self._on_bank, "first_bank": self._on_bank,
+            "over": self._on_over, "shuffle": self._on_shuffle,
         }
 
     # -------------------------------------------------------------- events
@@ -159,8 +197,11 @@ class Observer:
         self._events = self.engine.events
         self._cursor = 0
         self._public = array("f", bytes(4 * _OWN_HIDDEN))
-        self._own = [array("f", bytes(4 * (NUM_RANKS + 1))) for _ in range(n)]
+        self._own = [array("f", bytes(4 * NUM_RANKS)) for _ in range(n)]
         self._table = array("f", bytes(4 * n * SEAT_BLOCK))
+        self._hands: list[list[_HandView]] = [[] for _ in range(n)]
+        self._current = [0] * n
+        self._side = [0] * n
         self._hand_bank = -1
         self._bank = -1
         self._phase = -1
@@ -168,44 +209,128 @@ class Observer:
         self._chips: list[int] = []
         self._refused: list[bool] = []
         self._seen_stale = False
+        self._dirty: set[int] = set()
+
+    def _refresh(self, seat: int) -> None:
+        """Rewrite a seat's per-hand numbers: stakes, current hand's totals."""
+        hands = self._hands[seat]
+        if not hands:
+            return
+        table = self._table
+        base = seat * SEAT_BLOCK
+        view = hands[self._current[seat]]
+        if len(hands) == 1:
+            table[base + _BET] = view.bet * self._bet_scale
+        else:
+            table[base + _BET] = sum(h.bet for h in hands) * self._bet_scale
+            table[base + _NUM_HANDS] = float(len(hands))
+        table[base + _DOUBLED] = float(view.doubled)
+        if view.up_wilds:
+            up_total = best_total(view.up_base, view.up_wilds)
+            table[base + _UP_TOTAL] = up_total / 15.0
+            table[base + _WILD] = 0.0 if view.hidden else (up_total - view.up_base) / 15.0
+        else:
+            table[base + _UP_TOTAL] = view.up_base / 15.0
+            table[base + _WILD] = 0.0
+
+    def _add_card(self, seat: int, view: _HandView, card: int, up: bool, unseen: bool,
+                  sign: int) -> None:
+        """Count (sign +1) or uncount (-1) one card of a hand in every total."""
+        table = self._table
+        base = seat * SEAT_BLOCK
+        wild = card == self._wild
+        rank = card % NUM_RANKS
+        known = up or (not unseen and seat != self._hand_bank)
+        if up:
+            table[base + _UP + rank] += sign
+            if wild:
+                view.up_wilds += sign
+            else:
+                view.up_base += sign * _HALF[card]
+        else:
+            view.hidden += sign
+            table[base + _HIDDEN] += sign
+            if unseen:
+                table[base + _UNSEEN] += sign
+            elif seat != self._hand_bank:
+                self._own[seat][rank] += sign
+        if known:
+            if wild:
+                view.known_wilds += sign
+            else:
+                view.known_base += sign * _HALF[card]
+
+    def _view(self, seat: int, index: int) -> _HandView:
+        hands = self._hands[seat]
+        while len(hands) <= index:
+            hands.append(_HandView())
+        return hands[index]
 
     def _on_card(self, event: tuple) -> None:
-        _, seat, card, up = event
-        table = self._table
-        base = seat * SEAT_BLOCK
+        _, seat, card, up, index, unseen = event
+        self._add_card(seat, self._view(seat, index), card, up, unseen, 1)
         if up:
-            table[base + _UP + card % NUM_RANKS] += 1.0
-            table[base + _UP_TOTAL] += _HALF[card] / 15.0
             self._public[_SEEN + card % NUM_RANKS] += self._seen_scale
-        else:
-            table[base + _HIDDEN] += 1.0
-            if seat != self._hand_bank:  # the bank does not see its own face-down card
-                mine = self._own[seat]
-                mine[card % NUM_RANKS] += 1.0
-                mine[NUM_RANKS] += _HALF[card] / 15.0
+        self._dirty.add(seat)
 
     def _on_reveal(self, event: tuple) -> None:
-        _, seat, card = event
-        table = self._table
-        base = seat * SEAT_BLOCK
-        table[base + _HIDDEN] -= 1.0
-        table[base + _UP + card % NUM_RANKS] += 1.0
-        table[base + _UP_TOTAL] += _HALF[card] / 15.0
+        _, seat, card, index, unseen = event
+        view = self._view(seat, index)
+        self._add_card(seat, view, card, False, unseen, -1)
+        self._add_card(seat, view, card, True, False, 1)
         self._public[_SEEN + card % NUM_RANKS] += self._seen_scale
-        if seat != self._hand_bank:
-            mine = self._own[seat]
-            mine[card % NUM_RANKS] -= 1.0
-            mine[NUM_RANKS] -= _HALF[card] / 15.0
+        self._dirty.add(seat)
+
+    def _on_split(self, event: tuple) -> None:
+        _, seat, card, source, target, up, unseen = event
+        hands = self._hands[seat]
+        self._add_card(seat, hands[source], card, up, unseen, -1)
+        hands.insert(target, _HandView())
+        self._add_card(seat, hands[target], card, up, unseen, 1)
+        self._dirty.add(seat)
+
+    def _on_discarded(self, event: tuple) -> None:
+        """An initial card dealt face down, shown and thrown away (§6)."""
+        _, seat, card, _reason = event
+        self._add_card(seat, self._view(seat, 0), card, False, False, -1)
+        self._public[_SEEN + card % NUM_RANKS] += self._seen_scale
+        self._dirty.add(seat)
+
+    def _on_four_back(self, event: tuple) -> None:
+        """An initial 4 shown and put back into the draw pile (§6 change_four)."""
+        _, seat, card = event
+        self._add_card(seat, self._view(seat, 0), card, False, False, -1)
+        self._dirty.add(seat)
 
     def _on_status(self, event: tuple) -> None:
-        base = event[1] * SEAT_BLOCK + _STATUS
-        self._table[base:base + 5] = _STATUS_ONE_HOT[event[2]]
+        _, seat, status, index = event
+        base = seat * SEAT_BLOCK + _STATUS
+        self._table[base:base + 5] = _STATUS_ONE_HOT[status]
+        self._current[seat] = index
+        self._view(seat, index)
+        self._dirty.add(seat)
 
     def _on_bet(self, event: tuple) -> None:
-        self._table[event[1] * SEAT_BLOCK + _BET] = event[2] * self._bet_scale
+        _, seat, amount, index = event
+        self._view(seat, index).bet = amount
+        self._dirty.add(seat)
 
     def _on_raise(self, event: tuple) -> None:
-        self._table[event[1] * SEAT_BLOCK + _BET] = event[3] * self._bet_scale
+        _, seat, _amount, total, index = event
+        self._view(seat, index).bet = total
+        self._dirty.add(seat)
+
+    def _on_double(self, event: tuple) -> None:
+        _, seat, total, index = event
+        view = self._view(seat, index)
+        view.bet = total
+        view.doubled = True
+        self._dirty.add(seat)
+
+    def _on_side_bet(self, event: tuple) -> None:
+        _, bettor, _target, stake = event
+        self._side[bettor] += stake
+        self._table[bettor * SEAT_BLOCK + _SIDE] = self._side[bettor] * self._bet_scale
 
     def _on_shuffle(self, event: tuple) -> None:
         # The count restarts; with when_empty the engine re-counts the face-up
@@ -227,13 +352,19 @@ class Observer:
     def _clear_hands(self, playing: tuple[int, ...]) -> None:
         """A new hand (or the end): no cards, no bets; ``playing`` seats wait."""
         table = self._table
-        for seat in range(len(self._own)):
+        n = len(self._own)
+        for seat in range(n):
             base = seat * SEAT_BLOCK
             table[base + _BET:base + _REFUSED] = _BLANK_HAND
+            table[base + _NUM_HANDS:base + SEAT_BLOCK] = _BLANK_TAIL
+            self._own[seat][:] = _BLANK_OWN
             if seat in playing:
                 table[base + _STATUS + WAITING] = 1.0
+                table[base + _NUM_HANDS] = 1.0
             table[base + _OUT] = 0.0 if seat in playing or seat == self._bank else 1.0
-            self._own[seat][:] = _BLANK_OWN
+        self._hands = [[_HandView()] if seat in playing else [] for seat in range(n)]
+        self._current = [0] * n
+        self._side = [0] * n
 
     def _on_hand(self, event: tuple) -> None:
         _, _, bank, streak, order = event
@@ -259,6 +390,10 @@ class Observer:
             if handler is not None:
                 handler(event)
         self._cursor = len(events)
+        if self._dirty:
+            for seat in self._dirty:
+                self._refresh(seat)
+            self._dirty.clear()
         if self._seen_stale:
             scale = self._seen_scale
             self._public[_SEEN:_SEEN + NUM_RANKS] = array(
@@ -296,15 +431,24 @@ class Observer:
         public[_SHOE] = len(e.draw_pile) * self._shoe_scale
         if e.max_hands:
             public[_HANDS] = e.hands_played / e.max_hands
+        hands = self._hands[seat]
+        known = 0.0
+        if hands:
+            view = hands[self._current[seat]]
+            known = best_total(view.known_base, view.known_wilds) / 15.0
         split = seat * SEAT_BLOCK
-        buffer = public + self._own[seat] + table[split:] + table[:split]
-        buffer[_OWN_TOTAL] += table[split + _UP_TOTAL]
+        buffer = public + self._own[seat] + _one(known) + table[split:] + table[:split]
         return np.frombuffer(buffer, dtype=np.float32)
+
+
+def _one(value: float) -> array:
+    return array("f", (value,))
 
 
 _STATUS_ONE_HOT = [array("f", [float(i == k) for i in range(5)]) for k in range(5)]
 _BLANK_HAND = array("f", bytes(4 * (_REFUSED - _BET)))
-_BLANK_OWN = array("f", bytes(4 * (NUM_RANKS + 1)))
+_BLANK_TAIL = array("f", bytes(4 * (SEAT_BLOCK - _NUM_HANDS)))
+_BLANK_OWN = array("f", bytes(4 * NUM_RANKS))
 
 
 def reference_observation(engine: Engine, seat: int) -> np.ndarray:
@@ -326,33 +470,56 @@ def reference_observation(engine: Engine, seat: int) -> np.ndarray:
     if e.max_hands:
         obs[_HANDS] = e.hands_played / e.max_hands
     over = e.phase == OVER
+    side = [0] * n
+    for s in range(n):
+        for hand in e.hands[s]:
+            for bettor, stake in hand.side_bets:
+                side[bettor] += stake
     for i in range(n):
         seat_i = (seat + i) % n
         base = GLOBAL_SIZE + i * SEAT_BLOCK
-        if seat_i == e.bank:
+        is_bank = seat_i == e.bank
+        if is_bank:
             obs[base + _IS_BANK] = 1.0
             obs[base + _STREAK] = float(e.bank_streak)
             hands = [e.bank_hand] if not over else []
         else:
             hands = e.hands[seat_i]
-            if seat_i not in e.order:
+            if seat_i not in e.order and e.phase != AUCTION:
                 obs[base + _OUT] = 1.0
         obs[base + _ACTING] = float(seat_i == e.actor)
         obs[base + _CHIPS] = e.chips[seat_i] * chips_scale
         obs[base + _REFUSED] = float(e.refused[seat_i])
+        obs[base + _SIDE] = side[seat_i] * bet_scale
+        if not hands:
+            continue
+        obs[base + _NUM_HANDS] = float(len(hands))
         for hand in hands:
             obs[base + _BET] += hand.bet * bet_scale
-            obs[base + _STATUS + hand.status] = 1.0
-            for card, up in zip(hand.cards, hand.face_up):
-                value = _HALF[card] / 15.0
+            for card, up, unseen in zip(hand.cards, hand.face_up, hand.unseen):
                 if up:
                     obs[base + _UP + card % NUM_RANKS] += 1.0
-                    obs[base + _UP_TOTAL] += value
-                    if i == 0:
-                        obs[_OWN_TOTAL] += value
                 else:
                     obs[base + _HIDDEN] += 1.0
-                    if i == 0 and seat_i != e.bank:
+                    if unseen:
+                        obs[base + _UNSEEN] += 1.0
+                    elif i == 0 and not is_bank:
                         obs[_OWN_HIDDEN + card % NUM_RANKS] += 1.0
-                        obs[_OWN_TOTAL] += value
+        current = hands[0] if is_bank else hands[e.current[seat_i]]
+        obs[base + _STATUS + current.status] = 1.0
+        obs[base + _DOUBLED] = float(current.doubled)
+        up_cards = [c for c, up in zip(current.cards, current.face_up) if up]
+        up_total = _score(up_cards, e.wild)
+        obs[base + _UP_TOTAL] = up_total / 15.0
+        if current.wilds and all(current.face_up):
+            obs[base + _WILD] = current.wild_value / 15.0
+        if i == 0:
+            known = [c for c, up, unseen in zip(current.cards, current.face_up, current.unseen)
+                     if up or (not unseen and not is_bank)]
+            obs[_OWN_TOTAL] = _score(known, e.wild) / 15.0
     return np.array(obs, dtype=np.float32)
+
+
+def _score(cards: list[int], wild: int) -> int:
+    wilds = sum(1 for c in cards if c == wild)
+    return best_total(sum(_HALF[c] for c in cards if c != wild), wilds)

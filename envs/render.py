@@ -75,12 +75,14 @@ def _event_text(event: tuple) -> str:
     if kind == "ante":
         return f"  seat {event[1]} antes {event[2]}"
     if kind == "bet":
-        return f"  seat {event[1]} bets {event[2]}"
+        hand = f" on hand {event[3] + 1}" if event[3] else ""
+        return f"  seat {event[1]} bets {event[2]}{hand}"
     if kind == "raise":
         return f"  seat {event[1]} raises {event[2]} to {event[3]}"
     if kind == "card":
-        face = "up" if event[3] else "down"
-        return f"  seat {event[1]} gets {card_name(event[2])} face {face}"
+        face = "up" if event[3] else ("down, unseen" if event[5] else "down")
+        hand = f" (hand {event[4] + 1})" if event[4] else ""
+        return f"  seat {event[1]} gets {card_name(event[2])} face {face}{hand}"
     if kind == "reveal":
         return f"  seat {event[1]} shows {card_name(event[2])}"
     if kind == "action":
@@ -88,12 +90,37 @@ def _event_text(event: tuple) -> str:
     if kind == "bust":
         return f"  seat {event[1]} busts with {format_half_points(event[2])}"
     if kind == "status":
-        return f"  seat {event[1]} is {STATUS_NAMES[event[2]]}"
+        hand = f" hand {event[3] + 1}" if event[3] else ""
+        return f"  seat {event[1]}{hand}: {STATUS_NAMES[event[2]]}"
+    if kind == "split":
+        return f"  seat {event[1]} splits {card_name(event[2])} into hand {event[4] + 1}"
+    if kind == "double":
+        return f"  seat {event[1]} doubles to {event[2]}"
+    if kind == "discarded":
+        return f"  seat {event[1]} discards {card_name(event[2])} ({event[3]})"
+    if kind == "four_back":
+        return f"  seat {event[1]} puts {card_name(event[2])} back into the pile"
+    if kind == "special":
+        return f"  seat {event[1]}: {event[2].replace('_', ' ')}"
+    if kind == "decline_mort":
+        return f"  seat {event[1]} declines the Mort"
+    if kind == "side_bet":
+        return f"  seat {event[1]} stakes {event[3]} on seat {event[2]}'s hand"
+    if kind == "side_win":
+        return f"  seat {event[1]} wins {event[2]} on seat {event[4]}'s hand"
+    if kind == "side_lose":
+        return f"  seat {event[1]} loses {event[2]} on seat {event[3]}'s hand"
+    if kind == "bid":
+        return f"  seat {event[1]} bids {event[2]} for the bank"
+    if kind == "sell":
+        return f"  bank seat {event[1]} offers the bank to seat {event[2]}"
     if kind == "lose":
-        return f"  seat {event[1]} loses {event[2]}"
+        hand = f" on hand {event[3] + 1}" if event[3] else ""
+        return f"  seat {event[1]} loses {event[2]}{hand}"
     if kind == "win":
         short = "" if event[2] == event[3] else f" (owed {event[3]}, bank out of chips)"
-        return f"  seat {event[1]} wins {event[2]}{short}"
+        hand = f" on hand {event[4] + 1}" if event[4] else ""
+        return f"  seat {event[1]} wins {event[2]}{hand}{short}"
     if kind == "jackpot":
         return f"  seat {event[1]} takes the jackpot of {event[2]}"
     if kind == "chips":

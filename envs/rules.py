@@ -32,6 +32,32 @@ written down here):
   ``reshuffle = "when_empty"``, a discard pile to shuffle in).
 * With ``bank_transfer = "offer"`` a refusal is remembered until that seat
   next holds the bank; the forced second take needs no action.
+* House rules (§6): ``change_four = "forced"`` and ``secret_three`` act on a
+  player's initial card at the deal; the discarded 4 or 3 is shown. An
+  optional change puts the 4, shown, back into the middle of the draw pile
+  (it is not counted as seen: it is back in the shoe). Accepting the Mort or
+  shooting (fusilar) announces the 7, which is turned face up; the extra
+  card, like the secret pair, is seen by nobody until the bank has finished.
+  Fusilar is chosen before betting when bets are placed on the turn, and at
+  the start of the turn when they were placed before the deal.
+* Split: the last card starts a new hand right after the one split, played
+  next. ``two_figures_once`` stakes an equal bet automatically;
+  ``two_figures_unlimited`` (at least the first stake) and ``abrirse`` (any
+  stake) ask for the new stake at once. A split hand of two cards making 7½
+  is a natural. Abrirse's limit counts the players in the hand, the bank
+  not included.
+* A pair of sevens is shown once made and ends the hand; the bank holding
+  one stands on it. A triplè or a pair of sevens takes the bank under every
+  ``bank_transfer`` but ``none``.
+* Side bets (§6): after the deal, each player in turn order may stake once
+  on another player's hand (``side_bet_<offset>_<k>``) or ``pass``. A side
+  bet rides on the target's first hand and is paid, within coverage, right
+  after it.
+* Auction (§5): seats bid in seat order, each once, every bid above the last;
+  the highest bidder pays the bid to every other seat. No bid: a random bank.
+  ``bank_sale`` also lets the bank offer the bank to the next seat able to
+  hold it after each hand but the last (``sell_bank``/``pass``), which takes
+  or refuses it.
 """
 
 from __future__ import annotations
@@ -48,7 +74,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-from envs.cards import parse_card
+from envs.cards import is_figure, parse_card
 
 
 class RulesError(ValueError):
@@ -322,13 +348,20 @@ def _check_value(f: dataclasses.Field, value: Any) -> None:
                              f"integers (multiples of min_bet), got {value!r}")
     if name == "wild_card" and value != "none":
         try:
-            parse_card(value)
+            card = parse_card(value)
         except ValueError as exc:
             raise RulesError(f"wild_card={value!r}: {exc}; use 'none' or a card name") from None
+        if not is_figure(card):
+            raise RulesError(f"wild_card={value!r} is not a figure; the matta is a figure "
+                             f"(RULES.md §1): a sota, caballo or rey such as 'Ro'")
 
 
 CATALAN = Rules(jackpot_ante=1)
 """RULES.md §7 ``catalan``: CAT traditional."""
+
+CATALAN_HOUSE = CATALAN.replace(mort=True, change_four="forced", secret_three=True, double=True,
+                                split_rule="two_figures_once")
+"""RULES.md §7 ``catalan_house``: CAT house rules."""
 
 SPANISH = Rules(
     bet_timing="on_turn", bet_raise=True, hidden_cards="player_choice",
@@ -337,6 +370,12 @@ SPANISH = Rules(
 )
 """RULES.md §7 ``spanish``: ESP basic."""
 
+SPANISH_FULL = SPANISH.replace(
+    declare_seven_and_half=True, bank_must_chase_declared=True, split_rule="abrirse",
+    change_four="optional", fusilar=True, side_bets=True, bank_sale=True, first_bank="auction",
+)
+"""RULES.md §7 ``spanish_full``: ESP with its supplementary rules."""
+
 PAGAT = Rules(
     hidden_cards="first_only", declare_seven_and_half=True, natural_pays=1,
     bank_transfer="mandatory", first_bank="random", reshuffle="every_hand",
@@ -344,12 +383,35 @@ PAGAT = Rules(
 )
 """RULES.md §7 ``pagat``: PAG base game."""
 
+PAGAT_ITALIAN = PAGAT.replace(natural_pays=2, natural_beats_bank_multicard="double",
+                              wild_card="Ro", pair_of_sevens=True)
+"""RULES.md §7 ``pagat_italian``: PAG "Italian rules". The designated wild
+figure is the king of coins (design choice, as in ITA)."""
+
+PAGAT_SPANISH = PAGAT.replace(hidden_cards="player_choice", split_rule="two_figures_unlimited")
+"""RULES.md §7 ``pagat_spanish``: PAG "Spanish rules"."""
+
+ITALIAN = Rules(
+    bet_timing="on_turn", hidden_cards="first_only", declare_seven_and_half=True,
+    wild_card="Ro", natural_pays=2, natural_beats_bank_multicard="single", triple=True,
+    bank_transfer="natural_only", first_bank="random", reshuffle="every_hand",
+    max_bank_hands=0, bank_min_cover=False,
+)
+"""RULES.md §7 ``italian``: ITA family rules with the matta (king of coins).
+The shoe is reshuffled every hand (design choice; ITA is silent). For tables
+beyond a single deck's comfort raise ``decks``."""
+
 PRESETS: dict[str, Rules] = {
     "catalan": CATALAN,
+    "catalan_house": CATALAN_HOUSE,
     "spanish": SPANISH,
+    "spanish_full": SPANISH_FULL,
     "pagat": PAGAT,
+    "pagat_italian": PAGAT_ITALIAN,
+    "pagat_spanish": PAGAT_SPANISH,
+    "italian": ITALIAN,
 }
-"""Named presets of RULES.md §7. The next five arrive with the house rules."""
+"""The named presets of RULES.md §7."""
 
 SWITCH_DOCS: dict[str, str] = {name: f.metadata["doc"] for name, f in _FIELDS.items()}
 """One line per switch: its RULES.md section and meaning."""

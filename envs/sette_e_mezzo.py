@@ -10,8 +10,8 @@
 | Agents             | `agents= ['player_0', ..., 'player_{n-1}']`           |
 | Agents             | 2–8                                                   |
 | Action shape       | (1,)                                                  |
-| Action values      | Discrete(12 + 2 x len(bet_ladder))                    |
-| Observation shape  | (29 + 24 x num_seats,)                                |
+| Action values      | Discrete(14 + 10 x len(bet_ladder)) (54 by default)   |
+| Observation shape  | (32 + 29 x num_seats,)                                |
 
 The Spanish / Italian banking card game played with a 40-card deck: draw
 towards 7½ without going over, against a bank that rotates between the
@@ -33,12 +33,21 @@ One `Discrete` space for every seat and phase, with a fixed layout
 | 0 | `stand` | player's or bank's turn |
 | 1 | `hit` | player's or bank's turn, while a card can be drawn |
 | 2 | `reveal_hit` | `hidden_cards = "player_choice"`, holding a face-down card |
-| 3 | `take_bank` | offered the bank after a 7½ (`bank_transfer = "offer"`) |
-| 4 | `refuse_bank` | refusing the offer, or waiving the right to claim |
+| 3 | `take_bank` | offered the bank after a 7½ (`offer`) or by a bank selling it |
+| 4 | `refuse_bank` | refusing the bank, or waiving the right to claim it |
 | 5 | `claim_bank` | entitled to the bank after a 7½ (`bank_transfer = "right"`) |
-| 6–11 | `double`, `split`, `change_four`, `mort`, `decline`, `fusilar` | house rules (§6) |
-| 12… | `bet_<k>` | stake k x `min_bet` (`bet_ladder`) |
+| 6 | `double` | §6 double: one card only, stake doubled |
+| 7 | `split` | §6 split / abrirse |
+| 8 | `change_four` | §6 optional change of an initial 4 |
+| 9 | `mort` | §6 accept the Mort on an initial 7 |
+| 10 | `decline` | §6 decline the Mort |
+| 11 | `fusilar` | §6 shoot on an initial 7 |
+| 12 | `pass` | no bid, no side bet, keep the bank |
+| 13 | `sell_bank` | §5 bank_sale: offer the bank to the next seat |
+| 14… | `bet_<k>` | stake k x `min_bet` (`bet_ladder`) |
 | … | `raise_<k>` | raise by k x `min_bet` (`bet_raise`) |
+| … | `bid_<k>` | auction bid for the first bank (`first_bank = "auction"`) |
+| … | `side_bet_<o>_<k>` | §6 side bet on the hand of the seat o places on |
 
 `observation["action_mask"]` marks the legal actions exactly; every other
 seat's mask is all zeros.
@@ -46,10 +55,11 @@ seat's mask is all zeros.
 ## Observation space
 A dict with `"observation"`: `Box(float32)` and `"action_mask"`: `Box(int8)`.
 The vector holds exactly what the seat may see (RULES.md §4): its own cards
-(face-down ones too), every other hand's face-up cards and its number of
-face-down cards, statuses, bets and stacks, who holds the bank, the jackpot,
-the cards seen since the last shuffle by rank and how many are left in the
-shoe. Seats are ordered relative to the observer. `envs.observer` documents
+(face-down ones too, but never a Mort, fusilar or secret card before the bank
+has finished), every other hand's face-up cards and its number of face-down
+cards, statuses (declared 7½ included), split hands, bets and stacks, who
+holds the bank, the jackpot, the matta's value once shown, the cards seen
+since the last shuffle by rank and how many are left in the shoe. Seats are ordered relative to the observer. `envs.observer` documents
 every slice; `env.unwrapped.observation_slices` maps name → slice.
 
 ## Rewards

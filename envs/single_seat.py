@@ -1,0 +1,473 @@
+"""Single-seat Gymnasium views of the game: one learner, every other seat a given policy.
+
+Three views, registered on ``import envs``::
+
+    import envs, gymnasium
+    env = gymnasium.make("sette/Player-v0", rules="catalan", num_seats=2, opponents=bank)
+    env = gymnasium.make("sette/Bank-v0", rules="catalan", num_seats=4, opponents=player)
+    env = gymnasium.make("sette/Seat-v0", rules="catalan", num_seats=4, opponents=someone)
+
+(``gymnasium.make("envs:sette/Player-v0", ...)`` imports ``envs`` itself: Gymnasium
+1.x dropped the plugin entry-point group, and the ``module:id`` form replaces it.)
+
+=============  ==========================================================
+view           what the learner plays
+=============  ==========================================================
+``Player-v0``  always a player seat; its seat is drawn every hand among
+               the player seats (or fixed with ``seat=``), the bank seat
+               is drawn for every table (or fixed with ``bank=``)
+``Bank-v0``    the bank, every hand; its seat is drawn for every table
+               (or fixed with ``seat=``)
+``Seat-v0``    one seat of the full game with bank rotation: it plays
+               whichever role that seat holds; ``is_bank`` in its own
+               seat block of the observation says which
+=============  ==========================================================
+
+**Fixed roles.** The Player and Bank views keep the bank on one seat: they play
+the given rules with ``bank_transfer = "none"``, ``max_bank_hands = 0``,
+``bank_min_cover = False`` and ``bank_sale = False`` (:func:`fixed_bank_rules`).
+Every other switch — payouts, face-down cards, bets, the shoe, the jackpot — is
+the preset's. A table whose bank or learner runs out of chips is dealt afresh.
+
+**Episodes and tables.** A *table* is one engine episode of up to ``table_hands``
+hands with one continuing shoe, jackpot and chip stacks. In the Player and Bank
+views an *episode is one hand* of the learner: ``reset()`` without a seed deals
+the next hand of the same table (so card counting and the jackpot carry over,
+as at a real table), ``reset(seed=...)`` starts a new table. Hands in which the
+learner has no decision (a bank whose players all bust) are played out inside
+the view and not returned. In the Seat view an episode is a whole table,
+because taking or refusing the bank only pays off in later hands.
+
+**Spaces and reward.** The observation is the seat's vector from
+:mod:`envs.observer` and the action space the PettingZoo env's ``Discrete``
+layout (:mod:`envs.actions`); the legal actions come from ``env.action_masks()``
+(the method sb3-contrib's ``MaskablePPO`` calls, also through ``SubprocVecEnv``)
+and ``info["action_mask"]``. The reward is the learner's net chips of each hand
+in units of ``min_bet``, given on the step in which the hand is settled. An
+illegal action ends the episode with ``illegal_reward`` and a fresh table next.
+
+**Opponents** are anything with ``act(observation, action_mask) -> action``
+(see :mod:`agents`), a *pool* — anything with ``sample(rng) -> policy``, drawn
+anew every episode — a list (a uniform pool), a spec string such as
+``"threshold:5"`` (after ``import agents``, which installs the resolver), or a
+mapping ``{"bank": ..., "players": ...}`` giving each role its own source. With
+``opponents=None`` every other seat follows the :class:`DealerRule`, the way
+Gymnasium's Blackjack has a built-in dealer. A policy with a ``seed(int)``
+method is reseeded from the view's generator on ``reset(seed=...)``, so seeded
+episodes repeat exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from envs import actions as A
+from envs.engine import Engine
+from envs.observer import Observer, observation_bounds, observation_slices
+from envs.render import table_text
+from envs.rules import Rules
+
+ROLES = ("bank", "players")
+
+
+@runtime_checkable
+class PolicyLike(Protocol):
+    """The policy protocol of :mod:`agents`: ``act(observation, action_mask) -> action``."""
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int: ...
+
+
+@runtime_checkable
+class PoolLike(Protocol):
+    """A source of policies drawn anew for every episode."""
+
+    def sample(self, rng: np.random.Generator) -> PolicyLike: ...
+
+
+_spec_resolver: Callable[..., PolicyLike] | None = None
+
+
+def register_spec_resolver(resolver: Callable[..., PolicyLike]) -> None:
+    """Let the views accept string specs; ``agents`` installs ``make_agent`` here.
+
+    ``envs`` does not import ``agents`` (imports point ``envs`` <- ``agents``), so
+    the agent registry plugs itself in instead.
+    """
+    global _spec_resolver
+    _spec_resolver = resolver
+
+
+def fixed_bank_rules(rules: Rules | str | Any) -> Rules:
+    """The rules with the bank kept on one seat (for the Player and Bank views).
+
+    Nothing passes the bank on: no transfer on 7½, no hand limit, no minimum
+    cover, no sale. The first bank is then given by the view, so an auction
+    (which needs ``bank_sale``) becomes a plain draw.
+    """
+    rules = Rules.resolve(rules)
+    first_bank = "random" if rules.first_bank == "auction" else rules.first_bank
+    return rules.replace(bank_transfer="none", max_bank_hands=0, bank_min_cover=False,
+                         bank_sale=False, first_bank=first_bank)
+
+
+class DealerRule:
+    """The built-in opponent: stake the minimum, hit below ``threshold`` points, stand at
+    or above it, take or claim the bank when offered, use no house-rule action —
+    the fixed rule of a casino dealer (``agents.ThresholdAgent`` is this rule
+    behind the agent protocol).
+    """
+
+    def __init__(self, threshold: float = 5.5) -> None:
+        if not 0.5 <= threshold <= 7.5:
+            raise ValueError(f"threshold {threshold!r} is outside 0.5..7.5 points")
+        self.threshold = threshold
+        self._total_index = observation_slices(2)["own_total"].start
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        if action_mask[A.TAKE_BANK]:
+            return A.TAKE_BANK
+        if action_mask[A.CLAIM_BANK]:
+            return A.CLAIM_BANK
+        if action_mask[A.HIT] or action_mask[A.STAND]:
+            total = float(observation[self._total_index]) * 7.5
+            want = A.HIT if total < self.threshold - 1e-6 else A.STAND
+            if action_mask[want]:
+                return want
+            return A.STAND if action_mask[A.STAND] else A.HIT
+        legal = np.flatnonzero(action_mask)
+        if legal.size == 0:
+            raise ValueError("the action mask allows no action")
+        bets = legal[legal >= len(A.CORE_ACTIONS)]
+        if bets.size:
+            return int(bets[0])
+        # House-rule offers (RULES.md §6) it does not know: decline the Mort if it
+        # can, else take whatever comes first.
+        return A.DECLINE if action_mask[A.DECLINE] else int(legal[0])
+
+
+class _UniformPool:
+    """A list of policies, one drawn uniformly per episode."""
+
+    def __init__(self, members: Sequence[PolicyLike]) -> None:
+        if not members:
+            raise ValueError("an opponent pool needs at least one policy")
+        self.members = list(members)
+
+    def sample(self, rng: np.random.Generator) -> PolicyLike:
+        return self.members[int(rng.integers(len(self.members)))]
+
+
+def _source(value: Any, rules: Rules) -> PolicyLike | PoolLike:
+    """One role's opponent source: a policy, a pool, a list or a spec string."""
+    if value is None:
+        return DealerRule()
+    if isinstance(value, str):
+        if _spec_resolver is None:
+            raise ValueError(f"opponent spec {value!r} needs the agent registry: "
+                             f"`import agents` first, or pass policy objects")
+        return _spec_resolver(value, rules=rules)
+    if isinstance(value, (list, tuple)):
+        return _UniformPool([_source(v, rules) for v in value])
+    if isinstance(value, (PoolLike, PolicyLike)):
+        return value
+    raise TypeError(f"opponent {value!r} is neither a policy (act(observation, action_mask)), "
+                    f"a pool (sample(rng)), a list of them nor an agent spec string")
+
+
+def _sources(opponents: Any, rules: Rules) -> dict[str, PolicyLike | PoolLike]:
+    if isinstance(opponents, Mapping):
+        unknown = [k for k in opponents if k not in ROLES]
+        if unknown:
+            raise ValueError(f"opponents: unknown role {unknown[0]!r}; roles are: "
+                             f"{', '.join(ROLES)}")
+        return {role: _source(opponents.get(role), rules) for role in ROLES}
+    source = _source(opponents, rules)
+    return {role: source for role in ROLES}
+
+
+def _draw(source: PolicyLike | PoolLike, rng: np.random.Generator) -> PolicyLike:
+    return source.sample(rng) if isinstance(source, PoolLike) else source
+
+
+def _check_seat(name: str, value: int | str, num_seats: int) -> None:
+    if value == "random":
+        return
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not (
+            0 <= value < num_seats):
+        raise ValueError(f"{name}={value!r} must be 'random' or a seat 0..{num_seats - 1}")
+
+
+class SingleSeatEnv(gym.Env):
+    """Common machinery of the three views (see the module docstring)."""
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    role = "seat"
+
+    def __init__(self, rules: Rules | str | Any = "catalan", num_seats: int = 2,
+                 opponents: Any = None, seat: int | str = "random",
+                 table_hands: int = 10, illegal_reward: float = -1.0,
+                 render_mode: str | None = None) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode={render_mode!r} is not supported; choose one of "
+                             f"{self.metadata['render_modes']} or None")
+        self.render_mode = render_mode
+        self.rules = self._view_rules(Rules.resolve(rules))
+        self.engine = Engine(self.rules, num_seats, max_hands=table_hands)
+        self.num_seats = num_seats
+        _check_seat("seat", seat, num_seats)
+        self.seat_choice = seat
+        self.table_hands = table_hands
+        self.illegal_reward = float(illegal_reward)
+        self.observer = Observer(self.engine)
+        self.sources = _sources(opponents, self.rules)
+        low, high = observation_bounds(num_seats)
+        self.observation_space = spaces.Box(low=low, high=high, dtype=np.float32)
+        self.action_space = spaces.Discrete(self.engine.layout.size)
+        self.learner = 0
+        self._policies: dict[int, PolicyLike] = {}
+        self._bank_policy: PolicyLike | None = None
+        self._split_roles = False
+        self._need_table = True
+        self._hand = -1
+
+    # ------------------------------------------------------------ per view
+    def _view_rules(self, rules: Rules) -> Rules:
+        return rules
+
+    def _new_table(self) -> None:
+        """Deal a fresh table (engine episode) and fix the seats for it."""
+        raise NotImplementedError
+
+    def _hand_is_playable(self) -> bool:
+        """Whether the learner can play the current hand in its role."""
+        raise NotImplementedError
+
+    def _choose_seats(self) -> None:
+        """Per-episode choices: the learner's seat (Player) and the opponents."""
+        self._draw_opponents()
+
+    # --------------------------------------------------------------- helpers
+    def _engine_seed(self) -> int:
+        return int(self.np_random.integers(2**31 - 1))
+
+    def _draw_seat(self, choice: int | str, among: Sequence[int]) -> int:
+        if choice == "random":
+            return int(among[int(self.np_random.integers(len(among)))])
+        return int(choice)
+
+    def _draw_opponents(self) -> None:
+        """Draw this episode's policies: one per other seat, plus one for the bank role.
+
+        With one source for both roles each seat keeps its own policy in every
+        role (a person at the table); with a ``{"bank", "players"}`` mapping
+        whoever holds the bank plays the bank's policy.
+        """
+        rng = self.np_random
+        sources = self.sources
+        self._split_roles = sources["bank"] is not sources["players"]
+        self._policies = {seat: _draw(sources["players"], rng)
+                          for seat in range(self.num_seats) if seat != self.learner}
+        self._bank_policy = _draw(sources["bank"], rng) if self._split_roles else None
+
+    def _policy_of(self, seat: int) -> PolicyLike:
+        if self._split_roles and seat == self.engine.bank:
+            return self._bank_policy
+        return self._policies[seat]
+
+    def _play_opponents(self) -> float:
+        """Let the other seats act until the learner must act or the episode ends.
+
+        Returns the learner's reward collected meanwhile.
+        """
+        e = self.engine
+        observe = self.observer.observe
+        learner = self.learner
+        reward = 0.0
+        while not e.over and e.actor != learner and not self._episode_over():
+            seat = e.actor
+            mask = e.action_mask()
+            action = self._policy_of(seat).act(observe(seat), mask)
+            if not mask[action]:
+                raise ValueError(f"opponent {self._policy_of(seat)!r} at seat {seat} chose "
+                                 f"illegal action {action!r}; legal: "
+                                 f"{np.flatnonzero(mask).tolist()}")
+            e.step(int(action))
+            reward += e.pending_rewards[learner]
+        return reward
+
+    def _episode_over(self) -> bool:
+        return self.engine.over or self.engine.hands_played != self._hand
+
+    def _observation(self) -> np.ndarray:
+        return self.observer.observe(self.learner)
+
+    def _info(self) -> dict[str, Any]:
+        e = self.engine
+        mask = e.action_mask() if e.actor == self.learner and not e.over else \
+            np.zeros(self.action_space.n, dtype=np.int8)
+        return {"action_mask": mask, "seat": self.learner,
+                "role": "bank" if self.learner == e.bank else "player",
+                "hand": e.hands_played}
+
+    # ------------------------------------------------------------- Gym API
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[np.ndarray, dict[str, Any]]:
+        super().reset(seed=seed)
+        if seed is not None:
+            self._need_table = True
+            seeder = np.random.default_rng(seed)
+            for source in {id(s): s for s in self.sources.values()}.values():
+                members = getattr(source, "members", [source])
+                for policy in members:
+                    if hasattr(policy, "seed"):
+                        policy.seed(int(seeder.integers(2**31 - 1)))
+        self._start_episode()
+        return self._observation(), self._info()
+
+    def _start_episode(self) -> None:
+        for _attempt in range(1000):
+            if self._need_table or self.engine.over:
+                self._new_table()
+                self._need_table = False
+            self._hand = self.engine.hands_played
+            if not self._hand_is_playable():
+                self._need_table = True
+                continue
+            self._choose_seats()
+            self._play_opponents()
+            if self.engine.actor == self.learner and not self._episode_over():
+                return
+        raise RuntimeError("1000 tables in a row gave the learner no decision; "
+                           "check the rules and the number of seats")
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        e = self.engine
+        mask = e.action_mask()
+        a = int(action)
+        if not 0 <= a < mask.size or not mask[a]:
+            self._need_table = True
+            info = self._info()
+            info["illegal_action"] = a
+            return self._observation(), self.illegal_reward, True, False, info
+        e.step(a)
+        reward = e.pending_rewards[self.learner] + self._play_opponents()
+        terminated = self._episode_over()
+        return self._observation(), float(reward), terminated, False, self._info()
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of the learner now, as booleans (sb3-contrib's MaskablePPO)."""
+        e = self.engine
+        if e.over or e.actor != self.learner:
+            return np.zeros(self.action_space.n, dtype=bool)
+        return e.action_mask().astype(bool)
+
+    def get_action_meanings(self) -> list[str]:
+        """The name of every action index (``stand``, ``hit``, ``bet_1``, …)."""
+        return list(self.engine.layout.names)
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gym.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
+            return None
+        return table_text(self.engine, viewer=self.learner)
+
+
+class PlayerEnv(SingleSeatEnv):
+    """``sette/Player-v0``: the learner always plays a player seat against a fixed bank.
+
+    ``bank``: the bank's seat, ``"random"`` (drawn per table) or fixed;
+    ``seat``: the learner's seat, ``"random"`` (drawn per hand among the players)
+    or fixed (then it must differ from a fixed ``bank``).
+    """
+
+    role = "player"
+
+    def __init__(self, rules: Rules | str | Any = "catalan", num_seats: int = 2,
+                 opponents: Any = None, seat: int | str = "random",
+                 bank: int | str = "random", table_hands: int = 10,
+                 illegal_reward: float = -1.0, render_mode: str | None = None) -> None:
+        super().__init__(rules, num_seats, opponents, seat, table_hands, illegal_reward,
+                         render_mode)
+        _check_seat("bank", bank, num_seats)
+        if bank != "random" and bank == seat:
+            raise ValueError(f"seat={seat} and bank={bank}: the learner of the Player view "
+                             f"never holds the bank; choose different seats")
+        self.bank_choice = bank
+
+    def _view_rules(self, rules: Rules) -> Rules:
+        return fixed_bank_rules(rules)
+
+    def _new_table(self) -> None:
+        others = [s for s in range(self.num_seats) if s != self.seat_choice]
+        self._table_bank = self._draw_seat(self.bank_choice, others)
+        self.engine.reset(seed=self._engine_seed(), bank=self._table_bank)
+
+    def _hand_is_playable(self) -> bool:
+        e = self.engine
+        if e.bank != self._table_bank:
+            return False
+        if self.seat_choice == "random":
+            return bool(e.order)
+        return self.seat_choice in e.order
+
+    def _choose_seats(self) -> None:
+        self.learner = self._draw_seat(self.seat_choice, self.engine.order)
+        self._draw_opponents()
+
+
+class BankEnv(SingleSeatEnv):
+    """``sette/Bank-v0``: the learner holds the bank every hand; the players are policies.
+
+    ``seat``: the learner's (the bank's) seat, ``"random"`` (drawn per table) or fixed.
+    """
+
+    role = "bank"
+
+    def _view_rules(self, rules: Rules) -> Rules:
+        return fixed_bank_rules(rules)
+
+    def _new_table(self) -> None:
+        self.learner = self._draw_seat(self.seat_choice, range(self.num_seats))
+        self.engine.reset(seed=self._engine_seed(), bank=self.learner)
+
+    def _hand_is_playable(self) -> bool:
+        return self.engine.bank == self.learner and bool(self.engine.order)
+
+
+class SeatEnv(SingleSeatEnv):
+    """``sette/Seat-v0``: the learner is one seat of the full game, bank rotation included.
+
+    ``seat``: the learner's seat, ``"random"`` (drawn per table) or fixed. An
+    episode is a table of ``table_hands`` hands.
+    """
+
+    role = "seat"
+
+    def _new_table(self) -> None:
+        self.learner = self._draw_seat(self.seat_choice, range(self.num_seats))
+        self.engine.reset(seed=self._engine_seed())
+        self._draw_opponents()
+
+    def _hand_is_playable(self) -> bool:
+        return True
+
+    def _choose_seats(self) -> None:
+        """Opponents are drawn with the table (in ``_new_table``): a table is one episode."""
+
+    def _start_episode(self) -> None:
+        self._need_table = True
+        super()._start_episode()
+
+    def _episode_over(self) -> bool:
+        return self.engine.over
+
+
+GYM_IDS = {"sette/Player-v0": "envs.single_seat:PlayerEnv",
+           "sette/Bank-v0": "envs.single_seat:BankEnv",
+           "sette/Seat-v0": "envs.single_seat:SeatEnv"}
+"""Gymnasium ids of the views and their entry points."""
