@@ -4,7 +4,8 @@ One process, random legal actions, 4 seats, the same harness for every env:
 each step calls ``last()`` (which builds the observation and mask) and
 ``step()``. Prints steps/s and hands/s for our ``env()`` and ``raw_env`` on
 each preset and for ``leduc_holdem_v4``, and the ratios the project targets
-(``env()`` >= 3x leduc ``env()``, ``raw_env`` >= 2.5x leduc ``raw_env``).
+(``env()`` >= 3x leduc ``env()``, ``raw_env`` >= 2.5x leduc ``raw_env``;
+the house-rule presets within 25% of ``catalan``).
 
     python benchmarks/bench_env.py [--steps 60000]
 
@@ -47,7 +48,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--steps", type=int, default=60_000)
-    parser.add_argument("--presets", nargs="*", default=["catalan", "spanish", "pagat"])
+    parser.add_argument("--presets", nargs="*",
+                        default=["catalan", "catalan_house", "spanish", "spanish_full", "pagat"])
     args = parser.parse_args()
 
     from pettingzoo.classic import leduc_holdem_v4

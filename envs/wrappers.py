@@ -11,6 +11,7 @@ unwrapped env, which is where every wrapper writes them.
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any
 
 from pettingzoo.utils import wrappers
@@ -21,13 +22,16 @@ _NEEDS_RESET = {"rewards", "terminations", "truncations", "infos", "agent_select
 
 
 def _forwarding(name: str, check_reset: bool) -> property:
-    def get(self: Any) -> Any:
-        if check_reset and not self._has_reset:
-            raise AttributeError(f"{name} cannot be accessed before reset")
-        return getattr(self._base_env, name)
-
     def set_(self: Any, value: Any) -> None:
         setattr(self._base_env, name, value)
+
+    if not check_reset:
+        return property(attrgetter(f"_base_env.{name}"), set_)
+
+    def get(self: Any) -> Any:
+        if not self._has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self._base_env, name)
 
     return property(get, set_)
 
