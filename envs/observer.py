@@ -197,7 +197,8 @@ class Observer:
         self._events = self.engine.events
         self._cursor = 0
         self._public = array("f", bytes(4 * _OWN_HIDDEN))
-        self._own = [array("f", bytes(4 * NUM_RANKS)) for _ in range(n)]
+        # own_hidden (10) then own_total (1), per seat
+        self._own = [array("f", bytes(4 * (NUM_RANKS + 1))) for _ in range(n)]
         self._table = array("f", bytes(4 * n * SEAT_BLOCK))
         self._hands: list[list[_HandView]] = [[] for _ in range(n)]
         self._current = [0] * n
@@ -268,7 +269,9 @@ class Observer:
 
     def _on_card(self, event: tuple) -> None:
         _, seat, card, up, index, unseen = event
-        self._add_card(seat, self._view(seat, index), card, up, unseen, 1)
+        hands = self._hands[seat]
+        view = hands[index] if index < len(hands) else self._view(seat, index)
+        self._add_card(seat, view, card, up, unseen, 1)
         if up:
             self._public[_SEEN + card % NUM_RANKS] += self._seen_scale
         self._dirty.add(seat)
@@ -432,23 +435,22 @@ class Observer:
         if e.max_hands:
             public[_HANDS] = e.hands_played / e.max_hands
         hands = self._hands[seat]
-        known = 0.0
+        own = self._own[seat]
         if hands:
             view = hands[self._current[seat]]
-            known = best_total(view.known_base, view.known_wilds) / 15.0
+            own[NUM_RANKS] = (best_total(view.known_base, view.known_wilds) if view.known_wilds
+                              else view.known_base) / 15.0
+        else:
+            own[NUM_RANKS] = 0.0
         split = seat * SEAT_BLOCK
-        buffer = public + self._own[seat] + _one(known) + table[split:] + table[:split]
+        buffer = public + own + table[split:] + table[:split]
         return np.frombuffer(buffer, dtype=np.float32)
-
-
-def _one(value: float) -> array:
-    return array("f", (value,))
 
 
 _STATUS_ONE_HOT = [array("f", [float(i == k) for i in range(5)]) for k in range(5)]
 _BLANK_HAND = array("f", bytes(4 * (_REFUSED - _BET)))
 _BLANK_TAIL = array("f", bytes(4 * (SEAT_BLOCK - _NUM_HANDS)))
-_BLANK_OWN = array("f", bytes(4 * NUM_RANKS))
+_BLANK_OWN = array("f", bytes(4 * (NUM_RANKS + 1)))
 
 
 def reference_observation(engine: Engine, seat: int) -> np.ndarray:
