@@ -292,7 +292,10 @@ class Engine:
         if phase == AUCTION:
             r = self.rules
             best = self.best_bid[0]
-            cap = self.chips[self.actor] // (self.num_seats - 1)
+            others = self.num_seats - 1
+            # The buyer must still be able to hold the bank once it has paid every seat.
+            keep = r.min_bet * (others * r.max_payout_multiple if r.bank_min_cover else 1)
+            cap = (self.chips[self.actor] - keep) // others
             start = self.layout.bid_start
             return [A.PASS] + [start + i for i, k in enumerate(r.bet_ladder)
                                if best < k * r.min_bet <= cap]
@@ -350,8 +353,10 @@ class Engine:
                 legal.append(A.FUSILAR)
         if self._can_split(hand):
             legal.append(A.SPLIT)
-        if initial and r.change_four == "optional" and hand.cards[0] % NUM_RANKS == _FOUR_RANK \
-                and self.four_changes < _MAX_FOUR_CHANGES and self.draw_pile:
+        if initial and r.change_four == "optional" and r.bet_timing == "before_deal" and \
+                hand.cards[0] % NUM_RANKS == _FOUR_RANK and \
+                self.four_changes < _MAX_FOUR_CHANGES and self.draw_pile:
+            # Bets on the turn: the change comes before the bet (BET phase) only.
             legal.append(A.CHANGE_FOUR)
         if r.bet_raise and not self.raised:
             room = min(r.max_bet - hand.bet, self.chips[seat])

@@ -44,7 +44,7 @@ written down here):
   next. ``two_figures_once`` stakes an equal bet automatically;
   ``two_figures_unlimited`` (at least the first stake) and ``abrirse`` (any
   stake) ask for the new stake at once. A split hand of two cards making 7½
-  is a natural. Abrirse's limit counts the players in the hand, the bank
+  is a natural. A split hand holding only its first card may double. Abrirse's limit counts the players in the hand, the bank
   not included.
 * A pair of sevens is shown once made and ends the hand; the bank holding
   one stands on it. A triplè or a pair of sevens takes the bank under every
@@ -53,8 +53,9 @@ written down here):
   on another player's hand (``side_bet_<offset>_<k>``) or ``pass``. A side
   bet rides on the target's first hand and is paid, within coverage, right
   after it.
-* Auction (§5): seats bid in seat order, each once, every bid above the last;
-  the highest bidder pays the bid to every other seat. No bid: a random bank.
+* Auction (§5): seats bid in seat order, each once, every bid above the last
+  and no more than leaves the bidder able to hold the bank; the highest
+  bidder pays the bid to every other seat. No bid: a random bank.
   ``bank_sale`` also lets the bank offer the bank to the next seat able to
   hold it after each hand but the last (``sell_bank``/``pass``), which takes
   or refuses it.
