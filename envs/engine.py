@@ -842,6 +842,19 @@ class Engine:
                     break
         return out
 
+    def _last_hand(self) -> bool:
+        """Whether the hand being finished is the episode's last (``max_hands``)."""
+        return self.max_hands is not None and self.hands_played + 1 >= self.max_hands
+
+    def _transfer_reason(self, seat: int) -> str:
+        """Why ``seat`` takes the bank after this hand, for the event log."""
+        for hand in self.hands[seat]:
+            if hand.special == PAIR_OF_SEVENS:
+                return "pair_of_sevens"
+            if hand.special == TRIPLE:
+                return "triple"
+        return "natural" if self.rules.bank_transfer == "natural_only" else "seven_and_half"
+
     def _begin_transfer(self) -> None:
         kind = self.rules.bank_transfer
         candidates = self._transfer_candidates()
@@ -872,7 +885,8 @@ class Engine:
     def _transfer_action(self, action: int) -> None:
         seat = self.transfer_queue.pop(0)
         if action in (A.TAKE_BANK, A.CLAIM_BANK):
-            self._end_hand(seat, "sale" if self.transfer_kind == "sale" else "seven_and_half")
+            self._end_hand(seat, "sale" if self.transfer_kind == "sale"
+                           else self._transfer_reason(seat))
             return
         if self.transfer_kind == "offer":
             self.refused[seat] = True
@@ -883,13 +897,12 @@ class Engine:
 
     def _after_transfer(self, new_bank: int | None) -> None:
         """With ``bank_sale`` the bank may offer the bank on before the next hand."""
-        last = self.max_hands is not None and self.hands_played + 1 >= self.max_hands
-        if new_bank is None and self.rules.bank_sale and not last and \
+        if new_bank is None and self.rules.bank_sale and not self._last_hand() and \
                 self._next_bank_seat(self.bank + 1) not in (None, self.bank):
             self.phase = SELL
             self.actor = self.bank
             return
-        self._end_hand(new_bank, "seven_and_half")
+        self._end_hand(new_bank, "" if new_bank is None else self._transfer_reason(new_bank))
 
     def _sell_action(self, action: int) -> None:
         if action == A.PASS:
@@ -1003,11 +1016,16 @@ class Engine:
             self._log("first_bank", bank, "random (no bids)")
         else:
             bank = buyer
+            before = list(self.chips)
             for s in range(self.num_seats):
                 if s != buyer:
                     self.chips[buyer] -= amount
                     self.chips[s] += amount
             self._log("first_bank", bank, f"bought for {amount} to each seat")
+            # The price is paid now: every seat's reward for this step (units of min_bet).
+            scale = 1.0 / self.rules.min_bet
+            self.pending_rewards = [(c - c0) * scale for c, c0 in zip(self.chips, before)]
+            self.rewarded = True
         self._open_first_hand(bank)
 
     # ------------------------------------------------------------------ cards

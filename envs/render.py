@@ -84,7 +84,8 @@ def _event_text(event: tuple) -> str:
         hand = f" (hand {event[4] + 1})" if event[4] else ""
         return f"  seat {event[1]} gets {card_name(event[2])} face {face}{hand}"
     if kind == "reveal":
-        return f"  seat {event[1]} shows {card_name(event[2])}"
+        hand = f" (hand {event[3] + 1})" if event[3] else ""
+        return f"  seat {event[1]} shows {card_name(event[2])}{hand}"
     if kind == "action":
         return f"seat {event[1]}: {event[2]}"
     if kind == "bust":

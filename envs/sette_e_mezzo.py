@@ -64,7 +64,8 @@ every slice; `env.unwrapped.observation_slices` maps name → slice.
 
 ## Rewards
 When a hand is settled every seat, bank included, receives its net chips won
-or lost in that hand divided by `min_bet`. The jackpot ante paid that hand
+or lost in that hand divided by `min_bet`; when a bank is bought at auction
+(`first_bank = "auction"`) the price moves at that step and is rewarded there. The jackpot ante paid that hand
 counts as a loss and a jackpot won as a gain; chips left in the pot when the
 episode ends belong to nobody. Bank-transfer decisions after settlement give
 no reward.

@@ -35,7 +35,8 @@ views an *episode is one hand* of the learner: ``reset()`` without a seed deals
 the next hand of the same table (so card counting and the jackpot carry over,
 as at a real table), ``reset(seed=...)`` starts a new table. Hands in which the
 learner has no decision (a bank whose players all bust) are played out inside
-the view and not returned. In the Seat view an episode is a whole table,
+the view and not returned: rewards settled before the learner's first
+decision of an episode count for nobody. In the Seat view an episode is a whole table,
 because taking or refusing the bank only pays off in later hands.
 
 **Spaces and reward.** The observation is the seat's vector from
@@ -142,12 +143,12 @@ class DealerRule:
         legal = np.flatnonzero(action_mask)
         if legal.size == 0:
             raise ValueError("the action mask allows no action")
+        # No bid, no side bet, keep the bank; decline the Mort (RULES.md §5, §6).
+        for action in (A.PASS, A.DECLINE):
+            if action_mask[action]:
+                return action
         bets = legal[legal >= len(A.CORE_ACTIONS)]
-        if bets.size:
-            return int(bets[0])
-        # House-rule offers (RULES.md §6) it does not know: decline the Mort if it
-        # can, else take whatever comes first.
-        return A.DECLINE if action_mask[A.DECLINE] else int(legal[0])
+        return int(bets[0]) if bets.size else int(legal[0])
 
 
 class _UniformPool:
@@ -191,7 +192,8 @@ def _sources(opponents: Any, rules: Rules) -> dict[str, PolicyLike | PoolLike]:
 
 
 def _draw(source: PolicyLike | PoolLike, rng: np.random.Generator) -> PolicyLike:
-    return source.sample(rng) if isinstance(source, PoolLike) else source
+    # hasattr, not isinstance(…, PoolLike): a Protocol check costs more than a hand.
+    return source.sample(rng) if hasattr(source, "sample") else source
 
 
 def _check_seat(name: str, value: int | str, num_seats: int) -> None:
@@ -232,6 +234,7 @@ class SingleSeatEnv(gym.Env):
         self._policies: dict[int, PolicyLike] = {}
         self._bank_policy: PolicyLike | None = None
         self._split_roles = False
+        self._mask = np.zeros(self.action_space.n, dtype=np.int8)
         self._need_table = True
         self._hand = -1
 
@@ -307,9 +310,11 @@ class SingleSeatEnv(gym.Env):
         return self.observer.observe(self.learner)
 
     def _info(self) -> dict[str, Any]:
+        """Also stores the learner's mask for :meth:`action_masks`."""
         e = self.engine
         mask = e.action_mask() if e.actor == self.learner and not e.over else \
             np.zeros(self.action_space.n, dtype=np.int8)
+        self._mask = mask
         return {"action_mask": mask, "seat": self.learner,
                 "role": "bank" if self.learner == e.bank else "player",
                 "hand": e.hands_played}
@@ -339,7 +344,7 @@ class SingleSeatEnv(gym.Env):
                 self._need_table = True
                 continue
             self._choose_seats()
-            self._play_opponents()
+            self._play_opponents()  # rewards before the learner's first decision: module doc
             if self.engine.actor == self.learner and not self._episode_over():
                 return
         raise RuntimeError("1000 tables in a row gave the learner no decision; "
@@ -347,7 +352,7 @@ class SingleSeatEnv(gym.Env):
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         e = self.engine
-        mask = e.action_mask()
+        mask = self._mask
         a = int(action)
         if not 0 <= a < mask.size or not mask[a]:
             self._need_table = True
@@ -361,10 +366,7 @@ class SingleSeatEnv(gym.Env):
 
     def action_masks(self) -> np.ndarray:
         """Legal actions of the learner now, as booleans (sb3-contrib's MaskablePPO)."""
-        e = self.engine
-        if e.over or e.actor != self.learner:
-            return np.zeros(self.action_space.n, dtype=bool)
-        return e.action_mask().astype(bool)
+        return self._mask.astype(bool)
 
     def get_action_meanings(self) -> list[str]:
         """The name of every action index (``stand``, ``hit``, ``bet_1``, …)."""

@@ -7,10 +7,13 @@ import dataclasses
 
 import pytest
 
-from envs.rules import Rules
+from envs.rules import PRESETS, Rules
 from train.cli import main
 
 NUM_SWITCHES = len(dataclasses.fields(Rules))
+ALL_PRESETS = ("catalan", "catalan_house", "spanish", "spanish_full", "pagat",
+               "pagat_italian", "pagat_spanish", "italian")
+PRESET_LIST = ", ".join(ALL_PRESETS)
 
 
 # ------------------------------------------------------------------- play
@@ -54,6 +57,34 @@ def test_play_with_one_agent_per_seat(capsys):
     assert "episode over after 1 hands" in out
 
 
+@pytest.mark.parametrize("preset", ALL_PRESETS)
+def test_play_every_preset(capsys, preset):
+    assert main(["play", "--rules", preset, "--seats", "4", "--hands", "2", "--seed", "1"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    lines = out.splitlines()
+    assert lines[0] == "reset seed=1"
+    assert sum(1 for line in lines if line.startswith("== hand ")) == 2
+    assert "episode over after 2 hands" in lines
+    assert f"(2 hands, rules {preset!r}, seed 1, seats: " in lines[-1]
+    chips = ast.literal_eval(lines[-1].split("final chips: ")[1].split("  jackpot")[0])
+    jackpot = int(lines[-1].split("jackpot: ")[1].split()[0])
+    assert len(chips) == 4
+    assert sum(chips) + jackpot == 4000  # chips only move between seats and the jackpot
+    ante = Rules.preset(preset).jackpot_ante
+    assert (" antes 1" in out) == (ante > 0)  # only the Catalan presets feed a jackpot
+    if not ante:
+        assert jackpot == 0
+    # how the first bank is chosen (RULES.md §5)
+    first = next(line for line in lines if line.startswith("first bank: "))
+    how = {"high_card": "(high_card)", "random": "(random)"}.get(
+        Rules.preset(preset).first_bank, "")
+    if Rules.preset(preset).first_bank == "auction":
+        assert first.endswith("to each seat)") or first.endswith("(random (no bids))")
+    else:
+        assert first.endswith(how)
+
+
 def test_play_with_a_rules_file(tmp_path, capsys):
     path = tmp_path / "table.toml"
     path.write_text('preset = "catalan"\njackpot_ante = 0\nmax_bank_hands = 1\n',
@@ -71,7 +102,8 @@ def test_rules_lists_presets_and_switches(capsys):
     assert main(["rules"]) == 0
     out = capsys.readouterr().out
     lines = out.splitlines()
-    assert lines[0] == "presets (RULES.md §7): catalan, spanish, pagat"
+    assert lines[0] == f"presets (RULES.md §7): {PRESET_LIST}"
+    assert tuple(PRESETS) == ALL_PRESETS
     assert lines[1] == "switches:"
     assert len(lines) == 2 + NUM_SWITCHES
     names = [line.split()[0] for line in lines[2:]]
@@ -86,6 +118,20 @@ def test_rules_lists_presets_and_switches(capsys):
                  "any_seven_and_half_pays = True"]),
     ("pagat", ["bank_transfer = 'mandatory'", "natural_pays = 1",
                "declare_seven_and_half = True", "hidden_cards = 'first_only'"]),
+    ("catalan_house", ["mort = True", "change_four = 'forced'", "secret_three = True",
+                       "double = True", "split_rule = 'two_figures_once'", "jackpot_ante = 1",
+                       "fusilar = False"]),
+    ("spanish_full", ["declare_seven_and_half = True", "bank_must_chase_declared = True",
+                      "split_rule = 'abrirse'", "change_four = 'optional'", "fusilar = True",
+                      "side_bets = True", "bank_sale = True", "first_bank = 'auction'",
+                      "mort = False"]),
+    ("pagat_italian", ["natural_pays = 2", "natural_beats_bank_multicard = 'double'",
+                       "wild_card = 'Ro'", "pair_of_sevens = True", "triple = False"]),
+    ("pagat_spanish", ["hidden_cards = 'player_choice'",
+                       "split_rule = 'two_figures_unlimited'", "natural_pays = 1"]),
+    ("italian", ["bet_timing = 'on_turn'", "hidden_cards = 'first_only'", "wild_card = 'Ro'",
+                 "natural_beats_bank_multicard = 'single'", "triple = True",
+                 "bank_transfer = 'natural_only'", "bet_raise = False"]),
 ])
 def test_rules_prints_every_switch_of_a_preset(capsys, preset, expected):
     assert main(["rules", preset]) == 0
@@ -117,7 +163,7 @@ def test_play_unknown_preset(capsys):
     err = _error(capsys, ["play", "--rules", "klondike"])
     assert err.startswith("sette play: error: ")
     assert "unknown preset 'klondike'" in err
-    assert "catalan, spanish, pagat" in err
+    assert PRESET_LIST in err
 
 
 def test_rules_unknown_preset(capsys):
@@ -134,7 +180,8 @@ def test_play_unknown_agent(capsys):
 
 def test_play_bad_agent_argument(capsys):
     err = _error(capsys, ["play", "--seats", "2", "--agents", "threshold:9"])
-    assert "threshold:9" in err
+    # the bad value is named (the spec, or the agent and its value)
+    assert "threshold:9" in err or "threshold 9" in err
     assert "0.5..7.5" in err
 
 

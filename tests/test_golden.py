@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+from envs.rules import PRESETS
+
 from envs.engine import Engine, replay
 from envs.render import transcript
 
@@ -43,8 +45,8 @@ def test_golden_files_are_exactly_the_listed_episodes():
     stored = sorted(p.name for p in GOLDEN_DIR.glob("*.txt"))
     listed = sorted(regen.file_name(p, s, k) for p, s, k, _ in EPISODES)
     assert stored == listed
-    assert {p for p, _, _, _ in EPISODES} == {"catalan", "spanish", "pagat"}
-    assert len(listed) == 15
+    assert {p for p, _, _, _ in EPISODES} == set(PRESETS)
+    assert len(listed) == 38
 
 
 @pytest.mark.parametrize("episode", EPISODES, ids=_episode_id)
@@ -149,6 +151,68 @@ def test_hand_checked_by_hand_pagat():
 
 
 # ---------------------------------------------------------------- replay
+def test_hand_checked_by_hand_italian():
+    """italian, 5 seats, seed 10 (RULES.md §1 matta, §4.8 triplè, §5 natural_only)."""
+    # the matta (Ro) counts at its best value: 3 + Ro = 7 (Ro as 4), and the bank's
+    # 7½ of three cards beats it
+    hand2 = _hand_lines("italian_5seats_seed10.txt", 2)
+    assert hand2[hand2.index("  seat 2 gets Ro face up") + 1:][:2] == [
+        "seat 2: stand", "  seat 2: stood"]
+    assert _settlement(hand2) == ["  seat 2 loses 20", "  seat 4 loses 10"]
+    # hands 1-5: no player natural, so the bank stays (natural_only, no max_bank_hands)
+    assert _hand_lines("italian_5seats_seed10.txt", 6)[0] == (
+        "== hand 6: bank seat 1 (hand 6 in a row)")
+    # hand 6: Ro + 7 as two cards is the triplè: shown, paid 3 x 10, takes the bank
+    hand6 = _hand_lines("italian_5seats_seed10.txt", 6)
+    assert hand6[hand6.index("  seat 0 gets 7o face up"):][:4] == [
+        "  seat 0 gets 7o face up", "  seat 0: triple", "  seat 0: declared",
+        "  seat 0 shows Ro"]
+    assert _settlement(hand6) == ["  seat 2 wins 10", "  seat 4 wins 20", "  seat 0 wins 30"]
+    assert "  chips [1000, 1100, 960, 960, 980] jackpot 0" in hand6
+    assert "bank passes to seat 0 (triple)" in hand6
+    assert not any("take_bank" in line or "claim_bank" in line for line in hand6)
+
+
+def test_hand_checked_by_hand_natural_against_a_multicard_bank_seven_and_half():
+    """Seed 158, 2 seats, hand 1: seat 0's natural (S + 7) against the bank's 1 + R + 6 =
+    7½ in three cards (RULES.md §4.7): pagat_italian pays it 2 ("double") and no bank
+    passes (the bank made 7½ too, §5 mandatory); italian pays it 1:1 ("single") and the
+    natural takes the bank (§5 natural_only)."""
+    for name, won, tail in (
+            ("pagat_italian_2seats_seed158.txt", "  seat 0 wins 40", "shuffle 40 cards"),
+            ("italian_2seats_seed158.txt", "  seat 0 wins 20",
+             "bank passes to seat 0 (natural)")):
+        hand = _hand_lines(name, 1)
+        assert "  seat 0: declared" in hand
+        assert hand[hand.index("  seat 1 shows 1c"):][:7] == [
+            "  seat 1 shows 1c", "  seat 1: playing", "seat 1: hit", "  seat 1 gets Rb face up",
+            "seat 1: hit", "  seat 1 gets 6c face up", "  seat 1: stood"]
+        assert _settlement(hand) == [won]
+        assert tail in hand[-2:]
+    assert _hand_lines("pagat_italian_2seats_seed158.txt", 2)[0] == (
+        "== hand 2: bank seat 1 (hand 2 in a row)")
+    assert _hand_lines("italian_2seats_seed158.txt", 2)[0] == (
+        "== hand 2: bank seat 0 (hand 1 in a row)")
+
+
+def test_hand_checked_by_hand_pagat_italian_and_pagat_spanish():
+    """pagat_italian 4 seats seed 9 hand 3 (pair of sevens, §4.8); pagat_spanish 4 seats
+    seed 1 hand 1 (split of two figures, second stake at least the first, §6)."""
+    hand = _hand_lines("pagat_italian_4seats_seed9.txt", 3)
+    assert hand[hand.index("  seat 0 gets 7e face up"):][:3] == [
+        "  seat 0 gets 7e face up", "  seat 0 shows 7b", "  seat 0: pair of sevens"]
+    assert _settlement(hand) == ["  seat 0 wins 30"]  # 3 x 10
+    assert hand[-3:] == ["bank passes to seat 0 (pair_of_sevens)", "episode over after 3 hands",
+                         "final chips: [1040, 960, 960, 1040] jackpot: 0 hands: 3"]
+    hand = _hand_lines("pagat_spanish_4seats_seed1.txt", 1)
+    assert hand[hand.index("seat 2: split"):][:6] == [
+        "seat 2: split", "  seat 2 splits Co into hand 2", "  seat 2 hand 2: waiting",
+        "  seat 2: playing", "seat 2: bet_1", "  seat 2 bets 10 on hand 2"]
+    assert "  seat 2 busts with 8½" in hand  # hand 2, lost at once
+    assert _settlement(hand) == ["  seat 2 wins 10", "  seat 3 wins 20"]  # all wins 1:1
+    assert "  chips [980, 1000, 1000, 1020] jackpot 0" in hand
+
+
 @pytest.mark.parametrize("episode", EPISODES, ids=_episode_id)
 def test_replay_reproduces_the_events(episode):
     preset, seats, seed, max_hands = episode

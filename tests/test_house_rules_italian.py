@@ -141,7 +141,7 @@ def test_pair_of_sevens_is_shown_beats_every_bank_hand_pays_three_takes_the_bank
     assert bank_cards(e) == [bank_first] + bank_hits
     assert events(e, "win") == [(1, 30, 30)] and events(e, "lose") == [(2, 10)]
     assert e.chips == [980, 1030, 990] and e.jackpot == 0
-    assert events(e, "bank") == [(1, "seven_and_half")]
+    assert events(e, "bank") == [(1, "pair_of_sevens")]
     assert hand_starts(e) == [(1, 0, 1), (2, 1, 1)]
 
 
@@ -213,7 +213,7 @@ def test_triple_seven_and_matta_pays_three_beats_a_bank_seven_and_half_takes_the
     assert bank_cards(e) == [bank_first] + bank_hits  # 7½
     assert events(e, "win") == [(1, 30, 30)] and events(e, "lose") == [(2, 10)]
     assert e.chips == [980, 1030, 990] and e.jackpot == 0
-    assert events(e, "bank") == [(1, "seven_and_half")]
+    assert events(e, "bank") == [(1, "triple")]
     assert hand_starts(e) == [(1, 0, 1), (2, 1, 1)]
 
 
@@ -237,7 +237,7 @@ def test_natural_pays_two_but_only_even_money_against_a_multicard_bank_seven_and
     kind, event = outcome
     assert events(e, kind) == [event]
     assert e.chips == chips and e.jackpot == 0
-    assert events(e, "bank") == [(1, "seven_and_half")]
+    assert events(e, "bank") == [(1, "natural")]
 
 
 def test_natural_only_transfer_goes_to_the_first_natural_in_turn_order():
@@ -249,7 +249,7 @@ def test_natural_only_transfer_goes_to_the_first_natural_in_turn_order():
     play(e, ["2:bet_1", "2:hit", "3:bet_1", "3:hit"])  # 7 + ½ twice
     play(e, ["0:stand"])                              # bank 6
     assert events(e, "win") == [(1, 10, 10), (2, 20, 20), (3, 20, 20)]
-    assert events(e, "bank") == [(2, "seven_and_half")]
+    assert events(e, "bank") == [(2, "natural")]
     assert hand_starts(e) == [(1, 0, 1), (2, 2, 1)] and e.order == [3, 0, 1]
     assert (e.phase, e.actor) == (BET, 3)
     assert e.chips == [950, 1010, 1020, 1020] and e.jackpot == 0

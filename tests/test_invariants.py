@@ -1,11 +1,13 @@
-"""Invariants over many random hands of the ``catalan``, ``spanish`` and ``pagat`` presets.
+"""Invariants over many random hands of all eight presets (RULES.md §7).
 
-Seeded random legal play (uniform over the legal actions), 300 episodes per
-preset and table size (2, 4 and 8 seats), plus a hypothesis-driven search
-with ``derandomize=True`` (deterministic). At every step:
+Seeded random legal play (uniform over the legal actions), ``EPISODES``
+episodes per preset and table size (2, 4 and 8 seats), plus a
+hypothesis-driven search with ``derandomize=True`` (deterministic). At every
+step:
 
-* chips are conserved: chips behind + unsettled stakes on the table + the
-  jackpot never change (RULES.md §2, §4.8, §4.9);
+* chips are conserved: chips behind + unsettled stakes on the table (each
+  hand's bet plus the side bets riding on it) + the jackpot never change
+  (RULES.md §2, §4.8, §4.9, §5 auction, §6 side bets, double, split);
 * no stack is ever negative (§2: never bet more than held; §4.8: the bank
   never goes below zero);
 * while the episode is not over the action mask is non-empty and equals
@@ -28,6 +30,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from envs.engine import OVER, Engine
+from envs.rules import PRESETS as RULE_PRESETS
 from envs.rules import Rules
 
 try:
@@ -35,8 +38,13 @@ try:
 except ImportError:  # tests/ imported as a package
     from tests.scripted import table_total
 
-PRESETS = ("catalan", "spanish", "pagat")
+PRESETS = tuple(RULE_PRESETS)
 MAX_HANDS = 10
+EPISODES = 120  # per preset and table size
+
+# Events of the house rules (§5, §6) counted to show the random play reached them.
+HOUSE_EVENTS = ("split", "double", "discarded", "four_back", "special", "side_bet", "bid",
+                "sell", "decline_mort")
 FULL_SHOE = list(range(40))
 
 
@@ -102,9 +110,10 @@ def run_episode(rules: Rules | str, seats: int, seed: int, chips: list[int] | No
     e.reset(seed=seed, chips=chips)
     start = (sum(chips) if chips is not None else seats * e.rules.starting_chips)
     assert table_total(e) == start
-    if not e.over:
+    if not e.over and any(ev[0] == "hand" for ev in e.events):  # not during an auction
         _check_hand_start(e)
     stats = {"steps": 0, "wins": 0, "partial": 0, "bank_moves": 0, "mid_hand_shuffles": 0}
+    stats.update(dict.fromkeys(HOUSE_EVENTS, 0))
     steps = 0
     while not e.over:
         mask = e.action_mask()
@@ -120,6 +129,10 @@ def run_episode(rules: Rules | str, seats: int, seed: int, chips: list[int] | No
         assert min(e.chips) >= 0 and e.jackpot >= 0
         in_play = [c for hands in e.hands for h in hands for c in h.cards] + e.bank_hand.cards
         assert sorted(e.draw_pile + e.discard + in_play) == FULL_SHOE, "a card was lost or doubled"
+        for hand in [h for hands in e.hands for h in hands] + [e.bank_hand]:
+            # a card nobody has seen (Mort, fusilar, secret three) is always face down
+            assert not any(u and up for u, up in zip(hand.unseen, hand.face_up))
+            assert len(hand.cards) == len(hand.face_up) == len(hand.unseen)
         new = e.events[n_events:]
         if not e.over and any(ev[0] == "hand" for ev in new):
             _check_hand_start(e)
@@ -129,6 +142,9 @@ def run_episode(rules: Rules | str, seats: int, seed: int, chips: list[int] | No
         stats["bank_moves"] += sum(1 for ev in new if ev[0] == "bank")
         if any(ev[0] == "shuffle" for ev in new) and not any(ev[0] == "hand" for ev in new):
             stats["mid_hand_shuffles"] += 1
+        for ev in new:
+            if ev[0] in stats and ev[0] in HOUSE_EVENTS:
+                stats[ev[0]] += 1
     assert e.phase == OVER and e.legal_actions() == [] and not e.action_mask().any()
     assert sum(e.chips) + e.jackpot == start
     assert e.hands_played <= max_hands
@@ -138,13 +154,27 @@ def run_episode(rules: Rules | str, seats: int, seed: int, chips: list[int] | No
     return stats
 
 
+# The house-rule events random play must reach in each preset (and no others).
+EXPECTED_HOUSE_EVENTS = {
+    "catalan": set(),
+    "catalan_house": {"split", "double", "discarded", "special", "decline_mort"},
+    "spanish": set(),
+    "spanish_full": {"split", "four_back", "special", "side_bet", "bid", "sell"},
+    "pagat": set(),
+    "pagat_italian": {"special"},      # pairs of sevens
+    "pagat_spanish": {"split"},
+    "italian": {"special"},            # triplès
+}
+
+
 @pytest.mark.parametrize("seats", [2, 4, 8])
 @pytest.mark.parametrize("preset", PRESETS)
 def test_random_play_keeps_every_invariant(preset, seats):
-    """300 seeded episodes: half with full stacks, half with small random stacks so that
-    seats go broke, banks fail to cover and coverage caps payouts."""
+    """Seeded episodes: half with full stacks, half with small random stacks so that seats
+    go broke, banks fail to cover and coverage caps payouts."""
     totals = {"steps": 0, "wins": 0, "partial": 0, "bank_moves": 0, "mid_hand_shuffles": 0}
-    for i in range(300):
+    totals.update(dict.fromkeys(HOUSE_EVENTS, 0))
+    for i in range(EPISODES):
         chips = None
         if i % 2:
             high = 40 * seats + 40
@@ -152,16 +182,23 @@ def test_random_play_keeps_every_invariant(preset, seats):
         stats = run_episode(preset, seats, seed=i, chips=chips)
         for k in totals:
             totals[k] += stats[k]
-    # The random play really exercised settlement, the coverage cap and bank moves, and
-    # (catalan, when_empty) reshuffles in the middle of a hand.
-    assert totals["steps"] > 5000
-    assert totals["wins"] > 500
+    # The random play really exercised settlement, the coverage cap and bank moves,
+    # (when_empty) reshuffles in the middle of a hand, and the preset's house rules.
+    assert totals["steps"] > 1500
+    assert totals["wins"] > 150
     assert totals["partial"] > 0
-    assert totals["bank_moves"] > 50
-    assert (totals["mid_hand_shuffles"] > 0) == (preset == "catalan")
+    assert totals["bank_moves"] > 15
+    if Rules.preset(preset).reshuffle == "every_hand":
+        assert totals["mid_hand_shuffles"] == 0
+    elif seats >= 4:
+        assert totals["mid_hand_shuffles"] > 0
+    seen = {k for k in HOUSE_EVENTS if totals[k]}
+    assert seen <= EXPECTED_HOUSE_EVENTS[preset], totals
+    if seats >= 4:  # the rarer hands (triplè, pair of sevens) need a few players
+        assert seen == EXPECTED_HOUSE_EVENTS[preset], totals
 
 
-@settings(derandomize=True, max_examples=80, deadline=None,
+@settings(derandomize=True, max_examples=120, deadline=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(preset=st.sampled_from(PRESETS), seats=st.integers(2, 8),
        seed=st.integers(0, 2**32 - 1),
@@ -187,3 +224,11 @@ def test_settlement_check_rejects_overpayment_and_wrong_order():
     underpaid = [("win", 1, 5, 10), ("win", 3, 15, 40), ("chips", [5, 1005, 990, 1015], 0)]
     with pytest.raises(AssertionError):
         _check_settlement(underpaid, order=[1, 2, 3], bank=0)
+    # a side bet on seat 1's hand is paid right after it, from what the bank has left
+    side = [("win", 1, 10, 10), ("side_win", 2, 10, 10, 1), ("win", 3, 5, 40),
+            ("chips", [0, 1010, 1000, 1005], 0)]
+    assert _check_settlement(side, order=[1, 2, 3], bank=0) == 2
+    side_overpaid = [("win", 1, 10, 10), ("side_win", 2, 10, 10, 1), ("win", 3, 10, 40),
+                     ("chips", [-5, 1010, 1000, 1010], 0)]
+    with pytest.raises(AssertionError):
+        _check_settlement(side_overpaid, order=[1, 2, 3], bank=0)

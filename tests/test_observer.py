@@ -4,7 +4,10 @@
 (RULES.md §4: own cards, others' face-up cards, the bank's cards only from
 its turn). The Observer used by every environment updates its buffers from
 the event log; these tests hold it to the reference after every step, for
-every preset and table size, also when observations are asked for rarely.
+all eight presets (RULES.md §7) and table sizes 2, 4 and 8 — house rules
+included: split hands, doubles, secret threes, Mort and fusilar cards, side
+bets, the auction and sales of the bank — also when observations are asked
+for rarely.
 """
 
 from __future__ import annotations
@@ -17,16 +20,37 @@ import pytest
 from envs.engine import Engine
 from envs.observer import (GLOBAL_SIZE, SEAT_BLOCK, Observer, observation_size,
                            observation_slices, reference_observation)
+from envs.rules import PRESETS
+
+# Events of the house rules (§5, §6) whose observation the comparison must go through.
+HOUSE_EVENTS = ("split", "double", "discarded", "four_back", "special", "side_bet", "bid",
+                "sell", "decline_mort")
+ALLOWED_HOUSE_EVENTS = {
+    "catalan": set(),
+    "catalan_house": {"split", "double", "discarded", "special", "decline_mort"},
+    "spanish": set(),
+    "spanish_full": {"split", "four_back", "special", "side_bet", "bid", "sell"},
+    "pagat": set(),
+    "pagat_italian": {"special"},
+    "pagat_spanish": {"split"},
+    "italian": {"special"},
+}
+# ... and those the seeded random play below reaches at every table size.
+REACHED_HOUSE_EVENTS = {
+    "catalan_house": {"double", "discarded", "special", "decline_mort"},
+    "spanish_full": {"four_back", "special", "bid", "sell"},
+}
 
 
-@pytest.mark.parametrize("preset", ["catalan", "spanish", "pagat"])
+@pytest.mark.parametrize("preset", list(PRESETS))
 @pytest.mark.parametrize("seats", [2, 4, 8])
 def test_observer_matches_reference_every_step(preset: str, seats: int) -> None:
     engine = Engine(preset, seats, max_hands=6)
     observer = Observer(engine)
     rnd = random.Random(seats)
     checked = 0
-    for episode in range(8):
+    kinds = set()
+    for episode in range(8 if seats < 8 else 5):
         engine.reset(seed=episode)
         while True:
             for seat in range(seats):
@@ -37,10 +61,12 @@ def test_observer_matches_reference_every_step(preset: str, seats: int) -> None:
             if engine.over:
                 break
             engine.step(rnd.choice(engine.legal_actions()))
-    assert checked > 100 * seats
+        kinds |= {ev[0] for ev in engine.events if ev[0] in HOUSE_EVENTS}
+    assert checked > 80 * seats
+    assert REACHED_HOUSE_EVENTS.get(preset, set()) <= kinds <= ALLOWED_HOUSE_EVENTS[preset]
 
 
-@pytest.mark.parametrize("preset", ["catalan", "spanish"])
+@pytest.mark.parametrize("preset", list(PRESETS))
 def test_observer_catches_up_after_many_unobserved_steps(preset: str) -> None:
     """Asked only now and then (as a single-seat view does), it still agrees."""
     engine = Engine(preset, 4, max_hands=None)

@@ -1,11 +1,16 @@
 """PettingZoo conformance of the AEC environment, and its documented contract.
 
-* ``api_test``, ``seed_test`` and ``render_test`` for the presets ``catalan``,
-  ``spanish`` and ``pagat`` with 2, 4 and 8 seats, built both from the module
-  (``envs.sette_e_mezzo_v0.env``) and from the registry (``pettingzoo.make``);
-* the fixed action layout, illegal actions (raw and wrapped env), the named
-  observation slices, rewards at settlement (chip delta / ``min_bet``) on
-  scripted decks, reset options, and constructor errors.
+* ``api_test``, ``seed_test`` and ``render_test`` for all eight presets of
+  RULES.md §7 (``envs.rules.PRESETS``) with 2, 4 and 8 seats, built both from
+  the module (``envs.sette_e_mezzo_v0.env``) and from the registry
+  (``pettingzoo.make``);
+* the fixed action layout (``envs/actions.py``), which actions each preset can
+  ever unmask, illegal actions (raw and wrapped env), the named observation
+  slices, rewards at settlement (chip delta / ``min_bet``) on scripted decks,
+  reset options, and constructor errors.
+
+Action indices are looked up by name (``get_action_meanings().index``) and
+observation sizes come from ``GLOBAL_SIZE``/``SEAT_BLOCK``.
 """
 
 from __future__ import annotations
@@ -21,14 +26,19 @@ from pettingzoo.test import api_test, render_test, seed_test
 import envs
 from envs import RulesError, sette_e_mezzo_v0
 from envs.observer import GLOBAL_SIZE, SEAT_BLOCK, SEAT_FIELDS
+from envs.rules import PRESETS
 
-PRESET_NAMES = ("catalan", "spanish", "pagat")
+PRESET_NAMES = tuple(PRESETS)
+BASE_PRESETS = ("catalan", "spanish", "pagat")
 SEAT_COUNTS = (2, 4, 8)
 
-# Fixed action indices (envs/actions.py, documented in envs/sette_e_mezzo.py).
-STAND, HIT, REVEAL_HIT, TAKE_BANK, REFUSE_BANK, CLAIM_BANK = range(6)
-BET_1, BET_2, BET_5, BET_10 = 12, 13, 14, 15
-RAISE_1, RAISE_2, RAISE_5, RAISE_10 = 16, 17, 18, 19
+# Action indices by name (envs/actions.py; every preset shares the default ladder).
+MEANINGS = sette_e_mezzo_v0.raw_env(rules="catalan", num_seats=2).get_action_meanings()
+STAND, HIT, REVEAL_HIT, TAKE_BANK, REFUSE_BANK, CLAIM_BANK = (
+    MEANINGS.index(name) for name in
+    ("stand", "hit", "reveal_hit", "take_bank", "refuse_bank", "claim_bank"))
+BET_1, BET_2, BET_5, BET_10 = (MEANINGS.index(f"bet_{k}") for k in (1, 2, 5, 10))
+RAISE_1, RAISE_2, RAISE_5, RAISE_10 = (MEANINGS.index(f"raise_{k}") for k in (1, 2, 5, 10))
 
 
 def _from_module(**kwargs):
@@ -103,35 +113,99 @@ def test_render_ansi_returns_table_and_no_mode_warns():
 
 
 # ------------------------------------------------------------ action layout
+CORE = ["stand", "hit", "reveal_hit", "take_bank", "refuse_bank", "claim_bank",
+        "double", "split", "change_four", "mort", "decline", "fusilar", "pass", "sell_bank"]
+
+
 def test_action_meanings_at_fixed_indices():
     raw = sette_e_mezzo_v0.raw_env(rules="catalan", num_seats=4)
     names = raw.get_action_meanings()
-    assert names == [
-        "stand", "hit", "reveal_hit", "take_bank", "refuse_bank", "claim_bank",
-        "double", "split", "change_four", "mort", "decline", "fusilar",
-        "bet_1", "bet_2", "bet_5", "bet_10",
-        "raise_1", "raise_2", "raise_5", "raise_10",
-    ]
-    assert raw.action_space("player_0").n == 20
-    # every preset with the default ladder shares the layout
+    ladder = (1, 2, 5, 10)
+    assert names == (
+        CORE
+        + [f"bet_{k}" for k in ladder]
+        + [f"raise_{k}" for k in ladder]
+        + [f"bid_{k}" for k in ladder]
+        + [f"side_bet_{o}_{k}" for o in range(1, 8) for k in ladder])
+    assert names[:14] == CORE  # the core actions sit at fixed indices 0..13
+    assert names.index("bet_1") == 14 and names.index("raise_1") == 18
+    assert names.index("bid_1") == 22 and names.index("side_bet_1_1") == 26
+    assert names[-1] == "side_bet_7_10"
+    assert len(names) == 54
+    assert raw.action_space("player_0").n == 54
+    assert raw.engine.layout.names == names
+    # every preset, at every table size, shares the layout
     for rules in PRESET_NAMES:
-        assert sette_e_mezzo_v0.raw_env(rules=rules, num_seats=2).get_action_meanings() == names
+        for seats in (2, 8):
+            other = sette_e_mezzo_v0.raw_env(rules=rules, num_seats=seats)
+            assert other.get_action_meanings() == names, rules
+            assert other.action_space("player_1").n == 54
 
 
 def test_action_meanings_follow_the_bet_ladder():
     rules = envs.Rules.preset("catalan").replace(bet_ladder=(1, 3), max_bet=30)
     raw = sette_e_mezzo_v0.raw_env(rules=rules, num_seats=2)
     names = raw.get_action_meanings()
-    assert names[:12] == ["stand", "hit", "reveal_hit", "take_bank", "refuse_bank",
-                          "claim_bank", "double", "split", "change_four", "mort", "decline",
-                          "fusilar"]
-    assert names[12:] == ["bet_1", "bet_3", "raise_1", "raise_3"]
-    assert raw.action_space("player_1").n == 16
-    assert raw.observation_space("player_1")["action_mask"].shape == (16,)
+    assert names[:14] == CORE
+    assert names[14:22] == ["bet_1", "bet_3", "raise_1", "raise_3", "bid_1", "bid_3",
+                            "side_bet_1_1", "side_bet_1_3"]
+    assert names[22:] == [f"side_bet_{o}_{k}" for o in range(2, 8) for k in (1, 3)]
+    assert raw.action_space("player_1").n == 14 + 10 * 2 == 34
+    assert raw.observation_space("player_1")["action_mask"].shape == (34,)
+
+
+def _family(name):
+    """``bet_5`` -> ``bet_k``, ``side_bet_3_2`` -> ``side_bet_k``; other names unchanged."""
+    for prefix in ("side_bet_", "bet_", "raise_", "bid_"):
+        if name.startswith(prefix):
+            return prefix + "k"
+    return name
+
+
+# What each preset can ever unmask (RULES.md §5, §6, §7); everything else stays masked.
+_PLAY = {"stand", "hit", "bet_k"}
+PRESET_ACTIONS = {
+    "catalan": _PLAY | {"take_bank", "refuse_bank"},
+    "catalan_house": _PLAY | {"take_bank", "refuse_bank", "double", "split", "mort",
+                              "decline"},
+    "spanish": _PLAY | {"reveal_hit", "raise_k", "refuse_bank", "claim_bank"},
+    "spanish_full": _PLAY | {"reveal_hit", "raise_k", "refuse_bank", "claim_bank", "split",
+                             "change_four", "fusilar", "pass", "sell_bank", "take_bank",
+                             "bid_k", "side_bet_k"},
+    "pagat": _PLAY,
+    "pagat_italian": _PLAY,
+    "pagat_spanish": _PLAY | {"reveal_hit", "split"},
+    "italian": _PLAY,
+}
+
+
+@pytest.mark.parametrize("rules", PRESET_NAMES)
+def test_each_preset_unmasks_exactly_its_own_actions(rules):
+    """Random legal play at 2, 4 and 8 seats: the families of actions ever legal are
+    exactly the preset's (the others are always masked, the preset's all show up)."""
+    assert set(PRESET_ACTIONS) == set(PRESET_NAMES)
+    seen = set()
+    rng = np.random.default_rng(0)
+    for seats in (2, 4, 8):
+        env = sette_e_mezzo_v0.env(rules=rules, num_seats=seats)
+        names = env.unwrapped.get_action_meanings()
+        for episode in range(25):
+            env.reset(seed=episode)
+            for agent in env.agent_iter(max_iter=3000):
+                obs, _, term, trunc, _ = env.last()
+                if term or trunc:
+                    env.step(None)
+                    continue
+                legal = np.flatnonzero(obs["action_mask"])
+                assert legal.size > 0
+                seen.update(_family(names[a]) for a in legal)
+                env.step(int(rng.choice(legal)))
+    assert seen == PRESET_ACTIONS[rules]
 
 
 def test_house_rule_actions_are_always_masked_in_base_presets():
-    for rules in PRESET_NAMES:
+    first_house, last_house = MEANINGS.index("double"), MEANINGS.index("sell_bank")
+    for rules in BASE_PRESETS:
         env = sette_e_mezzo_v0.env(rules=rules, num_seats=4)
         env.reset(seed=11)
         for agent in env.agent_iter(max_iter=400):
@@ -140,7 +214,8 @@ def test_house_rule_actions_are_always_masked_in_base_presets():
                 env.step(None)
                 continue
             mask = obs["action_mask"]
-            assert not mask[6:12].any(), (rules, mask)
+            assert not mask[first_house:last_house + 1].any(), (rules, mask)
+            assert not mask[MEANINGS.index("bid_1"):].any(), (rules, mask)  # bids, side bets
             if rules != "spanish":
                 assert not mask[RAISE_1:].any(), (rules, mask)
                 assert not mask[REVEAL_HIT] and not mask[CLAIM_BANK]
@@ -158,7 +233,7 @@ def test_illegal_action_on_raw_env_raises_naming_action_and_legal_ones():
     assert "1 (hit)" in message
     assert "seat 1" in message
     assert "phase bet" in message
-    assert "12 (bet_1), 13 (bet_2), 14 (bet_5), 15 (bet_10)" in message
+    assert f"{BET_1} (bet_1), {BET_2} (bet_2), {BET_5} (bet_5), {BET_10} (bet_10)" in message
     # nothing happened: the same seat still has to bet
     assert raw.agent_selection == "player_1"
     assert raw.engine.hands[1][0].bet == 0
@@ -195,7 +270,8 @@ def test_illegal_action_on_wrapped_env_terminates_with_minus_one():
 def test_observation_slices_cover_the_vector(num_seats):
     raw = sette_e_mezzo_v0.raw_env(rules="catalan", num_seats=num_seats)
     size = raw.observation_space("player_0")["observation"].shape[0]
-    assert size == 29 + 24 * num_seats == GLOBAL_SIZE + SEAT_BLOCK * num_seats
+    assert (GLOBAL_SIZE, SEAT_BLOCK) == (32, 29)  # the documented sizes
+    assert size == GLOBAL_SIZE + SEAT_BLOCK * num_seats
     slices = raw.observation_slices
     top = ["phase", "jackpot", "shoe_left", "seen_ranks", "hands_played", "own_hidden",
            "own_total", "seats"]
@@ -204,17 +280,24 @@ def test_observation_slices_cover_the_vector(num_seats):
         covered[slices[name]] += 1
     assert covered.tolist() == [1] * size  # top-level slices partition the vector
     widths = {name: slices[name].stop - slices[name].start for name in top}
-    assert widths == {"phase": 5, "jackpot": 1, "shoe_left": 1, "seen_ranks": 10,
+    assert widths == {"phase": 8, "jackpot": 1, "shoe_left": 1, "seen_ranks": 10,
                       "hands_played": 1, "own_hidden": 10, "own_total": 1,
-                      "seats": 24 * num_seats}
+                      "seats": SEAT_BLOCK * num_seats}
+    assert sum(widths.values()) - widths["seats"] == GLOBAL_SIZE
+    field_widths = {name: sl.stop - sl.start for name, sl in SEAT_FIELDS.items()}
+    assert field_widths == {
+        "is_bank": 1, "bank_streak": 1, "sitting_out": 1, "acting": 1, "chips": 1, "bet": 1,
+        "status": 5, "up_ranks": 10, "hidden": 1, "up_total": 1, "refused": 1, "hands": 1,
+        "doubled": 1, "unseen": 1, "wild_value": 1, "side_stake": 1}
+    assert sum(field_widths.values()) == SEAT_BLOCK
     for i in range(num_seats):
         block = slices[f"seat_{i}"]
-        assert block == slice(GLOBAL_SIZE + 24 * i, GLOBAL_SIZE + 24 * (i + 1))
+        assert block == slice(GLOBAL_SIZE + SEAT_BLOCK * i, GLOBAL_SIZE + SEAT_BLOCK * (i + 1))
         inner = np.zeros(size, dtype=int)
         for field in SEAT_FIELDS:
             inner[slices[f"seat_{i}.{field}"]] += 1
-        assert inner[block].tolist() == [1] * 24
-        assert inner.sum() == 24
+        assert inner[block].tolist() == [1] * SEAT_BLOCK
+        assert inner.sum() == SEAT_BLOCK
     assert len(slices) == len(top) + num_seats * (1 + len(SEAT_FIELDS))
 
 
@@ -226,7 +309,7 @@ def test_observation_names_match_the_table():
         env.step(BET_1)  # seats 1, 2, 3 bet 10, then the deal
     assert env.agent_selection == "player_1"
     obs = env.observe("player_1")["observation"]
-    assert obs[sl["phase"]].tolist() == [0, 1, 0, 0, 0]  # play
+    assert obs[sl["phase"]].tolist() == [0, 1, 0, 0, 0, 0, 0, 0]  # play
     assert obs[sl["jackpot"]][0] == pytest.approx(3 / 1000)
     assert obs[sl["own_hidden"]].tolist() == [0, 0, 0, 0, 0, 0, 1, 0, 0, 0]  # the 7
     assert obs[sl["own_total"]][0] == pytest.approx(14 / 15)
@@ -343,13 +426,59 @@ def test_rewards_at_settlement_pagat_bank_seven_and_half_beats_natural():
     assert env.agent_selection == "player_0"
 
 
-def test_cumulative_rewards_sum_to_final_chip_deltas():
-    env = sette_e_mezzo_v0.env(rules="catalan", num_seats=4, max_hands=6)
+def test_rewards_at_settlement_spanish_full_fusilar_and_side_bet():
+    """RULES.md §6 fusilar and side_bets through the env: a side bet rides on the shooter's
+    hand and is paid 4x with it; rewards are the hand's chip deltas, side bets included."""
+    env = sette_e_mezzo_v0.env(rules="spanish_full", num_seats=3, max_hands=2)
+    env.reset(seed=0, options={"bank": 0, "deck": ["7o", "5c", "6e", "So", "3b"]})
+    names = env.unwrapped.get_action_meanings()
+    act = names.index
+    before = list(env.unwrapped.engine.chips)
+    assert before == [1000, 1000, 1000]
+    # the deal is done: side bets first, in turn order (seat 1, then seat 2)
+    assert env.agent_selection == "player_1"
+    mask = env.observe("player_1")["action_mask"]
+    assert [names[a] for a in np.flatnonzero(mask)] == [
+        "pass", "side_bet_1_1", "side_bet_1_2", "side_bet_1_5", "side_bet_1_10"]
+    _play_script(env, [
+        ("player_1", act("pass")),
+        ("player_2", act("side_bet_2_1")),   # 10 on seat 1's hand (two places on)
+        ("player_1", act("fusilar")),        # before betting on its turn, holding the 7
+        ("player_1", BET_1),
+        ("player_2", BET_1),
+        ("player_2", STAND),                 # 5
+    ])
+    assert env.unwrapped.engine.chips == [1000, 990, 980]
+    assert env.rewards == {a: 0.0 for a in env.agents}
+    # the bank may not stand against a live fusilar: only hit is legal
+    assert [names[a] for a in np.flatnonzero(env.observe("player_0")["action_mask"])] == [
+        "hit"]
+    env.step(HIT)                            # 6 + 3: bust
+    # fusilar 7 + S = 7½ and the bank did not make 7½: 4 x 10, the side bet too;
+    # seat 2's 5 beats the busted bank 1:1
+    assert env.unwrapped.engine.chips == [910, 1040, 1050]
+    assert env.rewards == {"player_0": -9.0, "player_1": 4.0, "player_2": 5.0}
+    _check_rewards_are_chip_deltas(env, before)
+    # bank_sale: the bank may now sell the bank to the next seat, or keep it
+    assert env.agent_selection == "player_0"
+    assert [names[a] for a in np.flatnonzero(env.observe("player_0")["action_mask"])] == [
+        "pass", "sell_bank"]
+
+
+@pytest.mark.parametrize("rules", PRESET_NAMES)
+def test_cumulative_rewards_sum_to_final_chip_deltas(rules):
+    """Rewards are per-hand chip deltas / min_bet (and the auction price when the first bank
+    is bought), so over an episode they add up to the chips won or lost since the reset
+    (antes lost to an unwon jackpot count)."""
+    env = sette_e_mezzo_v0.env(rules=rules, num_seats=4, max_hands=6)
     env.reset(seed=21)
-    start = [1000] * 4  # before the first hand's antes
     totals = {a: 0.0 for a in env.possible_agents}
     rng = np.random.default_rng(0)
+    start = None
     for agent in env.agent_iter():
+        engine = env.unwrapped.engine
+        if start is None and any(ev[0] == "hand" for ev in engine.events):
+            start = list(engine.hand_start_chips)  # after an auction, before the antes
         obs, reward, term, trunc, _ = env.last()
         totals[agent] += reward
         if term or trunc:
@@ -358,10 +487,24 @@ def test_cumulative_rewards_sum_to_final_chip_deltas():
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     engine = env.unwrapped.engine
     assert engine.hands_played == 6
-    expected = {f"player_{i}": (c - s) / 10 for i, (c, s) in enumerate(zip(engine.chips, start))}
+    assert any(reward != 0 for reward in totals.values())
+    # The auction of the first bank (spanish_full) moves chips before any hand: the
+    # buyer pays its bid to each other seat (RULES.md §5), rewarded at that step.
+    bids = [ev for ev in engine.events if ev[0] == "bid"]
+    sold = [ev for ev in engine.events if ev[0] == "first_bank" and ev[2].startswith("bought")]
+    expected_start = [1000] * 4
+    assert bool(sold) == (rules == "spanish_full")  # random play bought the bank here
+    if sold:
+        buyer, price = sold[0][1], bids[-1][2]
+        assert bids[-1][1] == buyer
+        expected_start = [1000 + price if s != buyer else 1000 - 3 * price for s in range(4)]
+    assert start == expected_start
+    expected = {f"player_{i}": (c - 1000) / 10 for i, c in enumerate(engine.chips)}
     assert totals == pytest.approx(expected)
     # chips are only moved, never made: the jackpot holds the rest
     assert sum(engine.chips) + engine.jackpot == 4000
+    if engine.rules.jackpot_ante == 0:
+        assert engine.jackpot == 0
 
 
 # ------------------------------------------------------------ reset options
@@ -406,7 +549,8 @@ def test_unknown_rules_preset_is_rejected_naming_it():
     with pytest.raises(RulesError) as info:
         sette_e_mezzo_v0.env(rules="klondike", num_seats=4)
     assert "'klondike'" in str(info.value)
-    assert "catalan, spanish, pagat" in str(info.value)
+    assert ("catalan, catalan_house, spanish, spanish_full, pagat, pagat_italian, "
+            "pagat_spanish, italian") in str(info.value)
     with pytest.raises(RulesError, match="'klondike'"):
         pettingzoo.make("aec", envs.ENV_ID, rules="klondike")
 

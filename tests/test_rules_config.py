@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from pathlib import Path
 
 import pytest
 
@@ -14,73 +15,155 @@ from envs.cards import (HALF_POINTS, RANK_CHARS, SEVEN_AND_HALF, card_name, form
 from envs.rules import PRESETS, SWITCH_DOCS
 
 ALL_SWITCHES = [f.name for f in dataclasses.fields(Rules)]
+README = Path(__file__).resolve().parent.parent / "README.md"
 
-# The §6 house-rule switches: off in the three base presets.
-HOUSE_OFF = {
-    "wild_card": "none", "triple": False, "pair_of_sevens": False, "double": False,
-    "split_rule": "none", "change_four": "off", "secret_three": False, "mort": False,
-    "fusilar": False, "side_bets": False, "bank_sale": False,
-    "bank_must_chase_declared": False,
+# Every switch of every preset, written out from the RULES.md §7 table: what the row
+# names is on, everything it does not name is off (or the §2 table defaults).
+_TABLE = {"decks": 1, "starting_chips": 1000, "min_bet": 10, "max_bet": 100,
+          "bet_ladder": [1, 2, 5, 10]}
+_CATALAN = dict(
+    _TABLE, wild_card="none",
+    bet_timing="before_deal", bet_raise=False,            # before_deal bets
+    reshuffle="when_empty",                               # reshuffle when_empty
+    hidden_cards="alternate",                             # alternate face-down
+    declare_seven_and_half=False, bank_must_chase_declared=False,
+    natural_beats_bank_multicard="off",                   # bank 7½ beats all
+    natural_pays=2, any_seven_and_half_pays=False,        # natural pays 2
+    triple=False, pair_of_sevens=False,
+    jackpot_ante=1,                                       # jackpot
+    first_bank="high_card",                               # high-card first bank
+    bank_transfer="offer", bank_sale=False,               # offer bank on 7½
+    max_bank_hands=3, bank_min_cover=True,                # max 3 bank hands, min cover
+    double=False, split_rule="none", change_four="off", secret_three=False, mort=False,
+    fusilar=False, side_bets=False,
+)
+_SPANISH = dict(
+    _TABLE, wild_card="none",
+    bet_timing="on_turn", bet_raise=True,                 # on_turn bets with raise
+    reshuffle="every_hand",                               # every_hand shuffle
+    hidden_cards="player_choice",                         # player_choice face-down
+    declare_seven_and_half=False, bank_must_chase_declared=False,
+    natural_beats_bank_multicard="off",                   # bank 7½ beats all
+    natural_pays=2, any_seven_and_half_pays=True,         # any 7½ pays 2
+    triple=False, pair_of_sevens=False, jackpot_ante=0,
+    first_bank="random",                                  # random first bank
+    bank_transfer="right", bank_sale=False,               # `right` transfer
+    max_bank_hands=0, bank_min_cover=False,
+    double=False, split_rule="none", change_four="off", secret_three=False, mort=False,
+    fusilar=False, side_bets=False,
+)
+_PAGAT = dict(
+    _TABLE, wild_card="none",
+    bet_timing="before_deal", bet_raise=False,            # before_deal bets
+    reshuffle="every_hand",                               # every_hand shuffle
+    hidden_cards="first_only",                            # first_only face-down
+    declare_seven_and_half=True,                          # 7½ shown at once
+    bank_must_chase_declared=False,
+    natural_beats_bank_multicard="off",
+    natural_pays=1, any_seven_and_half_pays=False,        # all wins 1:1
+    triple=False, pair_of_sevens=False, jackpot_ante=0,
+    first_bank="random",                                  # random first bank
+    bank_transfer="mandatory", bank_sale=False,           # `mandatory` transfer on 7½
+    max_bank_hands=0, bank_min_cover=False,
+    double=False, split_rule="none", change_four="off", secret_three=False, mort=False,
+    fusilar=False, side_bets=False,
+)
+EXPECTED_PRESETS = {
+    "catalan": _CATALAN,
+    # `catalan` + mort, change_four (forced), secret_three, double, split (two figures, once)
+    "catalan_house": dict(_CATALAN, mort=True, change_four="forced", secret_three=True,
+                          double=True, split_rule="two_figures_once"),
+    "spanish": _SPANISH,
+    # `spanish` + declare 7½ and bank_must_chase_declared, abrirse split, change_four
+    # (optional), fusilar 4x, side_bets, bank_sale with the first bank bought at auction
+    "spanish_full": dict(_SPANISH, declare_seven_and_half=True, bank_must_chase_declared=True,
+                         split_rule="abrirse", change_four="optional", fusilar=True,
+                         side_bets=True, bank_sale=True, first_bank="auction"),
+    "pagat": _PAGAT,
+    # `pagat` + natural pays 2 and beats a multi-card bank 7½ (`double`), a wild figure
+    # (the king of coins: design choice), pair of sevens
+    "pagat_italian": dict(_PAGAT, natural_pays=2, natural_beats_bank_multicard="double",
+                          wild_card="Ro", pair_of_sevens=True),
+    # `pagat` + player_choice face-down, split of two figures without limit
+    "pagat_spanish": dict(_PAGAT, hidden_cards="player_choice",
+                          split_rule="two_figures_unlimited"),
+    # on_turn bets, first_only face-down, 7½ shown at once, matta = king of coins, natural
+    # pays 2 (`single` against a multi-card bank 7½), triplè, `natural_only` transfer,
+    # random first bank (one deck: "more decks above 8 seats" never applies, N <= 8)
+    "italian": dict(_TABLE, wild_card="Ro",
+                    bet_timing="on_turn", bet_raise=False,
+                    reshuffle="every_hand", hidden_cards="first_only",
+                    declare_seven_and_half=True, bank_must_chase_declared=False,
+                    natural_beats_bank_multicard="single",
+                    natural_pays=2, any_seven_and_half_pays=False,
+                    triple=True, pair_of_sevens=False, jackpot_ante=0,
+                    first_bank="random", bank_transfer="natural_only", bank_sale=False,
+                    max_bank_hands=0, bank_min_cover=False,
+                    double=False, split_rule="none", change_four="off", secret_three=False,
+                    mort=False, fusilar=False, side_bets=False),
 }
+
+# The "`base` + ..." rows of the table: exactly these switches differ from the base.
+PRESET_DELTAS = {
+    ("catalan", "catalan_house"): {"mort", "change_four", "secret_three", "double",
+                                   "split_rule"},
+    ("spanish", "spanish_full"): {"declare_seven_and_half", "bank_must_chase_declared",
+                                  "split_rule", "change_four", "fusilar", "side_bets",
+                                  "bank_sale", "first_bank"},
+    ("pagat", "pagat_italian"): {"natural_pays", "natural_beats_bank_multicard",
+                                 "wild_card", "pair_of_sevens"},
+    ("pagat", "pagat_spanish"): {"hidden_cards", "split_rule"},
+}
+
+MAX_PAYOUT = {"catalan": 2, "catalan_house": 2, "spanish": 2, "spanish_full": 4, "pagat": 1,
+              "pagat_italian": 3, "pagat_spanish": 1, "italian": 3}
+
+ALL_PRESETS = ("catalan", "catalan_house", "spanish", "spanish_full", "pagat",
+               "pagat_italian", "pagat_spanish", "italian")
 
 
 # ---------------------------------------------------------------- presets
-def test_base_presets_exist():
-    for name in ("catalan", "spanish", "pagat"):
-        assert name in PRESETS
+def test_every_preset_of_rules_md_exists():
+    assert tuple(PRESETS) == ALL_PRESETS  # RULES.md §7, in the table's order
+    for name in ALL_PRESETS:
         assert Rules.preset(name) is PRESETS[name]
         assert isinstance(PRESETS[name], Rules)
+        assert Rules.resolve(name) is PRESETS[name]
 
 
-def test_catalan_preset_matches_rules_md():
-    r = Rules.preset("catalan")
-    expected = {
-        "bet_timing": "before_deal", "bet_raise": False,
-        "hidden_cards": "alternate",
-        "natural_pays": 2, "any_seven_and_half_pays": False,
-        "natural_beats_bank_multicard": "off",  # bank 7½ beats all
-        "declare_seven_and_half": False,
-        "bank_transfer": "offer", "max_bank_hands": 3, "bank_min_cover": True,
-        "first_bank": "high_card", "reshuffle": "when_empty",
-        "decks": 1,
-    }
-    assert {k: getattr(r, k) for k in expected} == expected
-    assert r.jackpot_ante > 0  # the jackpot is on
-    assert r.jackpot_ante == 1
-    assert {k: getattr(r, k) for k in HOUSE_OFF} == HOUSE_OFF
-    assert r.max_payout_multiple == 2
+@pytest.mark.parametrize("name", ALL_PRESETS)
+def test_preset_switches_match_the_rules_md_table(name):
+    expected = EXPECTED_PRESETS[name]
+    assert set(expected) == set(ALL_SWITCHES)  # every switch is written out above
+    actual = Rules.preset(name).to_dict()
+    wrong = {k: (actual[k], v) for k, v in expected.items() if actual[k] != v}
+    assert wrong == {}, f"{name}: switch (actual, RULES.md) {wrong}"
+    assert Rules.preset(name) == Rules.from_mapping(dict(expected, preset="catalan"))
+    assert Rules.preset(name).max_payout_multiple == MAX_PAYOUT[name]
 
 
-def test_spanish_preset_matches_rules_md():
-    r = Rules.preset("spanish")
-    expected = {
-        "bet_timing": "on_turn", "bet_raise": True,
-        "hidden_cards": "player_choice",
-        "natural_pays": 2, "any_seven_and_half_pays": True,  # any 7½ pays 2
-        "natural_beats_bank_multicard": "off",
-        "declare_seven_and_half": False,
-        "bank_transfer": "right", "first_bank": "random", "reshuffle": "every_hand",
-        "jackpot_ante": 0,
-    }
-    assert {k: getattr(r, k) for k in expected} == expected
-    assert {k: getattr(r, k) for k in HOUSE_OFF} == HOUSE_OFF
-    assert r.max_payout_multiple == 2
+@pytest.mark.parametrize("base, preset", sorted(PRESET_DELTAS))
+def test_plus_rows_change_exactly_the_named_switches(base, preset):
+    a, b = Rules.preset(base), Rules.preset(preset)
+    changed = {k for k in ALL_SWITCHES if getattr(a, k) != getattr(b, k)}
+    assert changed == PRESET_DELTAS[(base, preset)]
 
 
-def test_pagat_preset_matches_rules_md():
-    r = Rules.preset("pagat")
-    expected = {
-        "bet_timing": "before_deal", "bet_raise": False,
-        "hidden_cards": "first_only",
-        "declare_seven_and_half": True,  # 7½ shown at once
-        "natural_pays": 1, "any_seven_and_half_pays": False,  # all wins 1:1
-        "natural_beats_bank_multicard": "off",
-        "bank_transfer": "mandatory", "first_bank": "random", "reshuffle": "every_hand",
-        "jackpot_ante": 0,
-    }
-    assert {k: getattr(r, k) for k in expected} == expected
-    assert {k: getattr(r, k) for k in HOUSE_OFF} == HOUSE_OFF
-    assert r.max_payout_multiple == 1
+def test_wild_cards_of_the_matta_presets_are_figures():
+    # RULES.md §1: ITA's matta is the king of coins; PAG's wild card is "one designated
+    # figure" (the king of coins here, a design choice).
+    for name in ("pagat_italian", "italian"):
+        card = parse_card(Rules.preset(name).wild_card)
+        assert card == parse_card("Ro") and card_name(card) == "Ro"
+        assert HALF_POINTS[card] == 1  # a figure
+
+
+def test_readme_lists_all_eight_presets():
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("## Rules and presets"):]
+    table = section[section.index("| preset |"):section.index("\n\n", section.index("| preset |"))]
+    names = re.findall(r"^\| `([a-z_]+)` \|", table, flags=re.M)
+    assert names == list(ALL_PRESETS)
 
 
 def test_default_rules_are_catalan_switches():
@@ -93,8 +176,8 @@ def test_unknown_preset_names_it_and_the_presets():
         Rules.preset("klondike")
     msg = str(info.value)
     assert "'klondike'" in msg
-    for name in ("catalan", "spanish", "pagat"):
-        assert name in msg
+    assert ("presets are: catalan, catalan_house, spanish, spanish_full, pagat, "
+            "pagat_italian, pagat_spanish, italian") in msg
 
 
 def test_every_switch_has_a_documented_section():
@@ -135,7 +218,7 @@ def test_replace_rejects_an_unknown_switch_listing_the_switches():
     assert "jackpot_ante" in msg and "bank_transfer" in msg
 
 
-@pytest.mark.parametrize("name", ["catalan", "spanish", "pagat"])
+@pytest.mark.parametrize("name", ALL_PRESETS)
 def test_to_dict_round_trips_through_a_mapping(name):
     r = Rules.preset(name)
     d = r.to_dict()
@@ -176,7 +259,7 @@ def test_toml_without_preset_starts_from_catalan(tmp_path):
     assert Rules.from_toml(path) == Rules.preset("catalan").replace(jackpot_ante=0)
 
 
-@pytest.mark.parametrize("name", ["catalan", "spanish", "pagat"])
+@pytest.mark.parametrize("name", ALL_PRESETS)
 def test_toml_written_from_to_dict_loads_back(tmp_path, name):
     r = Rules.preset(name)
     path = tmp_path / f"{name}.toml"
@@ -229,7 +312,9 @@ def _write(tmp_path, text):
     ("wild_card = 'Rz'\n", "wild_card='Rz'", "o, c, e, b"),
     ("wild_card = 'king'\n", "wild_card='king'", "'none' or a card name"),
     # bad preset
-    ("preset = 'klondike'\n", "unknown preset 'klondike'", "catalan, spanish, pagat"),
+    ("preset = 'klondike'\n", "unknown preset 'klondike'",
+     "catalan, catalan_house, spanish, spanish_full, pagat, pagat_italian, pagat_spanish, "
+     "italian"),
     ("preset = 3\n", "preset must be a string, got 3", "string"),
 ])
 def test_toml_errors_name_the_bad_value_and_the_allowed_ones(tmp_path, text, bad, allowed):
@@ -315,40 +400,95 @@ def test_payout_multiple_follows_the_switches():
     assert Rules.preset("pagat").replace(natural_pays=1).max_payout_multiple == 1
 
 
-# ------------------------------------------- not yet playable (will change)
-NOT_YET_PLAYABLE = [
-    ({"double": True}, "double=True"),
-    ({"split_rule": "two_figures_once"}, "split_rule='two_figures_once'"),
-    ({"split_rule": "abrirse"}, "split_rule='abrirse'"),
-    ({"change_four": "forced"}, "change_four='forced'"),
-    ({"change_four": "optional"}, "change_four='optional'"),
-    ({"secret_three": True}, "secret_three=True"),
-    ({"mort": True}, "mort=True"),
-    ({"fusilar": True}, "fusilar=True"),
-    ({"side_bets": True}, "side_bets=True"),
-    ({"pair_of_sevens": True}, "pair_of_sevens=True"),
-    ({"wild_card": "Ro"}, "wild_card='Ro'"),
-    ({"wild_card": "Ro", "triple": True}, "wild_card='Ro'"),
-    ({"bank_sale": True}, "bank_sale=True"),
-    ({"bank_sale": True, "first_bank": "auction"}, "bank_sale=True"),
-    ({"bank_transfer": "natural_only"}, "bank_transfer='natural_only'"),
+def test_wild_card_must_be_a_figure():
+    """RULES.md §1: the matta is a figure (ITA: the king of coins; PAG: a figure)."""
+    for card in ("7o", "1c", "4b"):
+        with pytest.raises(RulesError) as info:
+            Rules.preset("italian").replace(wild_card=card)
+        msg = str(info.value)
+        assert f"wild_card={card!r} is not a figure" in msg
+        assert "'Ro'" in msg  # the message suggests a figure
+    for card in ("So", "Cc", "Re", "Rb"):
+        assert Rules.preset("italian").replace(wild_card=card).wild_card == card
+    with pytest.raises(RulesError, match=re.escape("wild_card='7o' is not a figure")):
+        Rules.from_mapping({"preset": "pagat_italian", "wild_card": "7o"})
+
+
+@pytest.mark.parametrize("overrides, first, second", [
+    ({"preset": "catalan", "bank_must_chase_declared": True},
+     "bank_must_chase_declared=true", "declare_seven_and_half=false"),
+    ({"preset": "spanish_full", "declare_seven_and_half": False},
+     "bank_must_chase_declared=true", "declare_seven_and_half=false"),
+    ({"preset": "spanish", "first_bank": "auction"},
+     "first_bank='auction'", "bank_sale=false"),
+    ({"preset": "spanish_full", "bank_sale": False},
+     "first_bank='auction'", "bank_sale=false"),
+    ({"preset": "catalan", "triple": True}, "triple=true", "wild_card='none'"),
+    ({"preset": "italian", "wild_card": "none"}, "triple=true", "wild_card='none'"),
+])
+def test_clashes_name_both_switches(overrides, first, second):
+    """Switches that contradict each other are rejected, the message naming both — from a
+    mapping, a preset's ``replace`` and the environment's constructor alike."""
+    with pytest.raises(RulesError) as info:
+        Rules.from_mapping(overrides)
+    msg = str(info.value)
+    assert first in msg and second in msg
+    data = dict(overrides)
+    preset = data.pop("preset")
+    with pytest.raises(RulesError) as info:
+        Rules.preset(preset).replace(**data)
+    assert first in str(info.value) and second in str(info.value)
+    with pytest.raises(RulesError) as info:
+        sette_e_mezzo_v0.raw_env(rules=overrides, num_seats=4)
+    assert first in str(info.value) and second in str(info.value)
+
+
+# ------------------------------------- every switch plays (nothing refused)
+EVERY_HOUSE_SWITCH = [
+    {"double": True},
+    {"split_rule": "two_figures_once"},
+    {"split_rule": "two_figures_unlimited"},
+    {"split_rule": "abrirse"},
+    {"change_four": "forced"},
+    {"change_four": "optional"},
+    {"secret_three": True},
+    {"mort": True},
+    {"fusilar": True},
+    {"mort": True, "fusilar": True},
+    {"side_bets": True},
+    {"pair_of_sevens": True},
+    {"wild_card": "Ro"},
+    {"wild_card": "Ro", "triple": True},
+    {"bank_sale": True},
+    {"bank_sale": True, "first_bank": "auction"},
+    {"bank_transfer": "natural_only"},
+    {"bank_transfer": "none"},
 ]
 
 
-@pytest.mark.parametrize("overrides, named", NOT_YET_PLAYABLE,
-                         ids=[",".join(o) for o, _ in NOT_YET_PLAYABLE])
-def test_engine_refuses_house_rules_not_yet_playable(overrides, named):
-    """TEMPORARY: these switches are defined but not playable yet (RULES.md §5/§6).
-
-    When the house rules land this whole test is expected to go: the engine will
-    then play these switches instead of refusing them.
-    """
-    rules = Rules.preset("catalan").replace(**overrides)  # the rules themselves are valid
-    with pytest.raises(NotImplementedError) as info:
-        Engine(rules, 4)
-    assert named in str(info.value)
-    with pytest.raises(NotImplementedError, match=re.escape(named)):
-        sette_e_mezzo_v0.raw_env(rules=rules, num_seats=4)
+@pytest.mark.parametrize("overrides", EVERY_HOUSE_SWITCH,
+                         ids=[",".join(f"{k}={v}" for k, v in o.items())
+                              for o in EVERY_HOUSE_SWITCH])
+def test_engine_plays_every_house_rule_switch(overrides):
+    """The engine refuses no switch any more: each house rule, on top of ``catalan``,
+    builds an engine and an environment and plays whole episodes."""
+    rules = Rules.preset("catalan").replace(**overrides)
+    for name, value in overrides.items():
+        assert getattr(rules, name) == value
+    engine = Engine(rules, 4, max_hands=4)
+    assert engine.rules == rules
+    raw = sette_e_mezzo_v0.raw_env(rules=rules, num_seats=4)
+    assert raw.rules == rules
+    for seed in range(3):
+        engine.reset(seed=seed)
+        steps = 0
+        while not engine.over:
+            legal = engine.legal_actions()
+            assert legal
+            engine.step(legal[(seed + steps) % len(legal)])
+            steps += 1
+        assert engine.hands_played == 4
+        assert sum(engine.chips) + engine.jackpot == 4000
 
 
 # ------------------------------------------------------------------ cards
