@@ -151,6 +151,51 @@ def test_hand_checked_by_hand_pagat():
 
 
 # ---------------------------------------------------------------- replay
+def test_hand_checked_by_hand_catalan_house():
+    """catalan_house, 5 seats, seed 15, hand 1 (RULES.md §6: change_four, secret_three, mort;
+    §4.8 payouts against a bust bank; §5 offer)."""
+    hand = _hand_lines("catalan_house_5seats_seed15.txt", 1)
+    # a forced change of the 4, then the 3 swapped for two secret cards nobody sees
+    assert hand[hand.index("  seat 4 gets 4o face down"):][:6] == [
+        "  seat 4 gets 4o face down", "  seat 4 discards 4o (change_four)",
+        "  seat 4 gets 3b face down", "  seat 4 discards 3b (secret_three)",
+        "  seat 4 gets 1o face down, unseen", "  seat 4 gets Sc face down, unseen"]
+    # the Mort: the 7 shown, one unseen card; 7 + 6 is not 7½, lost though the bank busts
+    assert hand[hand.index("seat 0: mort"):][:5] == [
+        "seat 0: mort", "  seat 0 shows 7c", "  seat 0: mort",
+        "  seat 0 gets 6o face down, unseen", "  seat 0: stood"]
+    assert "  seat 1 busts with 8" in hand
+    # 4-card 7½ pays 1:1, 7 and the secret 1½ win 1:1 against the bust bank
+    assert _settlement(hand) == ["  seat 0 loses 20", "  seat 2 wins 10", "  seat 3 wins 20",
+                                 "  seat 4 wins 10"]
+    assert "  chips [979, 980, 1009, 1019, 1009] jackpot 4" in hand
+    assert hand[-2:] == ["seat 2: take_bank", "bank passes to seat 2 (seven_and_half)"]
+
+
+def test_hand_checked_by_hand_spanish_full():
+    """spanish_full, 5 seats, seed 4: the auction (RULES.md §5) and hand 3 (§6 abrirse,
+    fusilar with the bank made to chase, side bets, raise)."""
+    lines = (GOLDEN_DIR / "spanish_full_5seats_seed4.txt").read_text(encoding="utf-8")
+    assert "first bank: seat 3 (bought for 20 to each seat)" in lines.splitlines()
+    hand = _hand_lines("spanish_full_5seats_seed4.txt", 3)
+    assert hand[hand.index("seat 0: split"):][:5] == [
+        "seat 0: split", "  seat 0 splits 2e into hand 2", "  seat 0 hand 2: waiting",
+        "  seat 0: playing", "seat 0: bet_1"]
+    assert hand[hand.index("seat 1: fusilar"):][:6] == [
+        "seat 1: fusilar", "  seat 1 shows 7b", "  seat 1: fusilar",
+        "  seat 1 gets 4o face down, unseen", "seat 1: bet_2", "  seat 1 bets 20"]
+    # the bank (Co) must chase the fusilar's 7½: it hits at ½ and at 6½ and busts
+    assert hand[hand.index("  seat 4 shows Co"):][:8] == [
+        "  seat 4 shows Co", "  seat 4: playing", "seat 4: hit", "  seat 4 gets 6c face up",
+        "seat 4: hit", "  seat 4 gets 7o face up", "  seat 4: bust", "  seat 4 busts with 13½"]
+    # 7 + 4 under the fusilar is no 7½: lost, and the side bet on it too, bust bank or not
+    assert _settlement(hand) == [
+        "  seat 1 loses 20", "  seat 0 loses 10 on seat 1's hand", "  seat 0 wins 10",
+        "  seat 0 wins 10 on hand 2", "  seat 2 wins 10", "  seat 3 wins 20",
+        "  seat 2 wins 10 on seat 3's hand"]
+    assert "  chips [990, 960, 990, 1110, 950] jackpot 0" in hand
+
+
 def test_hand_checked_by_hand_italian():
     """italian, 5 seats, seed 10 (RULES.md §1 matta, §4.8 triplè, §5 natural_only)."""
     # the matta (Ro) counts at its best value: 3 + Ro = 7 (Ro as 4), and the bank's
