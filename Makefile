@@ -1,5 +1,5 @@
 # Two commands do everything on a fresh clone:
-#   make run    - the main job with its defaults (sets up .venv on first use)
+#   make run    - the main job with its defaults: `sette train` (sets up .venv on first use)
 #   make test   - the test suite (sets up .venv on first use)
 # `make setup` exists too, but nobody needs to call it first.
 
@@ -7,7 +7,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
-EXTRAS ?= dev,bench
+EXTRAS ?= dev,bench,train
 
 .PHONY: setup run test bench clean
 
@@ -20,7 +20,7 @@ $(STAMP): pyproject.toml Makefile
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/sette play
+	$(BIN)/sette train
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q

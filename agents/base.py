@@ -4,13 +4,16 @@ An agent maps what one seat sees to an action::
 
     action = agent.act(observation, action_mask)
 
-``observation`` is the seat's vector (``envs.observer``), ``action_mask`` the
-int8 mask of legal actions. ``predict`` offers the Stable-Baselines3 calling
-convention so evaluation code can treat learned and scripted agents alike.
+``observation`` is the seat's vector (:mod:`envs.observer`), ``action_mask`` the
+int8 (or bool) mask of legal actions. ``predict`` offers the Stable-Baselines3
+calling convention so evaluation code treats learned and scripted agents alike.
+An agent with randomness has ``seed(int)``; the environments call it on a
+seeded reset so that seeded runs repeat exactly.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -34,35 +37,63 @@ class Agent:
     def predict(self, observation: Any, state: Any = None, episode_start: Any = None,
                 deterministic: bool = True, action_masks: np.ndarray | None = None
                 ) -> tuple[np.ndarray, None]:
-        """SB3 convention: ``observation`` may be the dict observation of the AEC env."""
+        """SB3 convention: one observation or a batch (one row per env).
+
+        ``observation`` may also be the dict observation of the AEC env, which
+        carries its own ``action_mask``.
+        """
         if isinstance(observation, dict):
             action_masks = observation["action_mask"] if action_masks is None else action_masks
             observation = observation["observation"]
         if action_masks is None:
             raise ValueError("predict needs the action mask: pass action_masks= or a dict "
                              "observation with 'action_mask'")
-        return np.asarray(self.act(np.asarray(observation), np.asarray(action_masks))), None
+        observation, action_masks = np.asarray(observation), np.asarray(action_masks)
+        if observation.ndim == 2:
+            return np.array([self.act(o, m) for o, m in zip(observation, action_masks)]), None
+        return np.asarray(self.act(observation, action_masks)), None
+
+    def __repr__(self) -> str:
+        return getattr(self, "spec", type(self).__name__)
+
+
+@lru_cache(maxsize=None)
+def _slices(num_seats: int) -> dict[str, slice]:
+    return observation_slices(num_seats)
 
 
 class ObservationReader:
-    """Named views of an observation vector (the seat count is read off its length)."""
+    """Named views of an observation vector (the seat count is read off its length).
+
+    Block ``i`` of ``seat(i, field)`` is the ``i``-th seat after the observer in
+    turn order (0 = the observer), as in :mod:`envs.observer`.
+    """
+
+    __slots__ = ("obs", "num_seats", "slices")
 
     def __init__(self, observation: np.ndarray) -> None:
         size = len(observation)
         num_seats, rest = divmod(size - GLOBAL_SIZE, SEAT_BLOCK)
         if rest or not 2 <= num_seats <= 8:
             raise ValueError(f"an observation of length {size} is not a sette e mezzo "
-                             f"observation ({GLOBAL_SIZE} + 24 x seats for 2..8 seats)")
+                             f"observation ({GLOBAL_SIZE} + {SEAT_BLOCK} x seats for 2..8 "
+                             f"seats)")
         self.obs = observation
         self.num_seats = num_seats
-        self.slices = observation_slices(num_seats)
+        self.slices = _slices(num_seats)
 
     def __getitem__(self, name: str) -> np.ndarray:
         return self.obs[self.slices[name]]
 
+    def seat(self, i: int, field: str) -> np.ndarray:
+        """Field ``field`` (a name of ``SEAT_FIELDS``) of seat block ``i``."""
+        sl = SEAT_FIELDS[field]
+        base = GLOBAL_SIZE + i * SEAT_BLOCK
+        return self.obs[base + sl.start:base + sl.stop]
+
     @property
     def phase(self) -> int:
-        """0 bet, 1 play, 2 bank, 3 transfer, 4 over."""
+        """The engine phase index (``envs.engine.BET``, ``PLAY``, ``BANK``, ``TRANSFER``, …)."""
         return int(np.argmax(self["phase"]))
 
     @property
@@ -72,4 +103,5 @@ class ObservationReader:
 
     @property
     def is_bank(self) -> bool:
-        return bool(self.obs[GLOBAL_SIZE + SEAT_FIELDS["is_bank"].start])
+        """Whether the observer holds the bank."""
+        return bool(self.seat(0, "is_bank")[0])

@@ -1,25 +1,31 @@
-"""Rule-based seats a real player would recognise.
+"""The two simplest rule-based seats, the floor every other agent is compared with.
 
-* ``RandomAgent`` — any legal action, uniformly (a floor to compare against).
-* ``ThresholdAgent`` — the simplest sound play: stake the smallest bet, hit
-  below a total ``t`` and stand at or above it, whether playing or banking;
-  take or claim the bank whenever it is offered.
+* ``RandomAgent`` — any legal action, uniformly: what an agent that has learnt
+  nothing does.
+* ``ThresholdAgent`` — the simplest sound play and the first rule a beginner is
+  taught: stake the smallest bet, hit below ``t`` points and stand at ``t`` or
+  more, whether playing or banking; take or claim the bank whenever it is
+  offered. As a player it is "threshold player t", as a bank "threshold bank s".
+  It is the built-in dealer of the single-seat views (:class:`envs.single_seat.DealerRule`)
+  behind the agent protocol.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from agents.base import Agent, ObservationReader
-from envs import actions as A
-
-_BET_START = len(A.CORE_ACTIONS)
+from agents.base import Agent
+from envs.single_seat import DealerRule
 
 
 class RandomAgent(Agent):
     """Uniformly random legal actions, from its own seeded generator."""
 
     def __init__(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def seed(self, seed: int) -> None:
+        """Restart the generator (the environments call this on a seeded reset)."""
         self.rng = np.random.default_rng(seed)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
@@ -29,25 +35,8 @@ class RandomAgent(Agent):
         return int(legal[self.rng.integers(legal.size)])
 
 
-class ThresholdAgent(Agent):
-    """Hit below ``threshold`` points, stand at or above it; bet the minimum."""
+class ThresholdAgent(DealerRule, Agent):
+    """Hit below ``threshold`` points, stand at or above it; bet the minimum; take the bank."""
 
     def __init__(self, threshold: float = 5.5) -> None:
-        if not 0.5 <= threshold <= 7.5:
-            raise ValueError(f"threshold {threshold!r} is outside 0.5..7.5 points")
-        self.threshold = threshold
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        legal = np.flatnonzero(action_mask)
-        if legal.size == 0:
-            raise ValueError("the action mask allows no action")
-        if action_mask[A.TAKE_BANK]:
-            return A.TAKE_BANK
-        if action_mask[A.CLAIM_BANK]:
-            return A.CLAIM_BANK
-        if action_mask[A.HIT] or action_mask[A.STAND]:
-            total = ObservationReader(observation).own_total
-            want = A.HIT if total < self.threshold - 1e-6 else A.STAND
-            return want if action_mask[want] else int(A.STAND if action_mask[A.STAND] else A.HIT)
-        bets = [a for a in legal if a >= _BET_START]
-        return int(bets[0]) if bets else int(legal[0])
+        super().__init__(threshold)

@@ -16,6 +16,8 @@ from envs.engine import Engine
 from envs.observer import Observer
 from envs.render import table_text, transcript
 from envs.rules import PRESETS, SWITCH_DOCS, Rules, RulesError
+from evaluate import eval_cli, solve_cli
+from train import train_cli
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -52,6 +54,10 @@ def _rules(args: argparse.Namespace) -> int:
     return 0
 
 
+# Each group module offers ``add_commands(subparsers)``; its handlers are ``func(args) -> int``.
+_COMMAND_GROUPS: list = [train_cli.add_commands, eval_cli.add_commands, solve_cli.add_commands]
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="sette", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -66,6 +72,8 @@ def build_parser() -> argparse.ArgumentParser:
     rules = sub.add_parser("rules", help="list presets and switches, or show one rule set")
     rules.add_argument("name", nargs="?", help="preset name or rules .toml file")
     rules.set_defaults(func=_rules)
+    for add_commands in _COMMAND_GROUPS:
+        add_commands(sub)
     return parser
 
 

@@ -1,0 +1,92 @@
+"""Speed of the Player view against Gymnasium's Blackjack-v1, and PPO's time in the env.
+
+    python benchmarks/bench_single_seat.py [--seconds 5] [--ppo-steps 30000]
+
+1. Steps per second, measured in the same run, of ``Blackjack-v1`` (made with
+   ``gymnasium.make``, random actions) and of ``sette/Player-v0`` (made with
+   ``gymnasium.make``; ``catalan``, heads-up, a threshold bank; random legal
+   actions for the learner). The goal is a ratio of at least 3.
+2. The share of MaskablePPO's training wall time spent inside the
+   environments (stepping, resetting, fetching masks) with the training
+   defaults of ``sette train`` against the same threshold bank. The goal is
+   below 10%.
+
+A benchmark, not a test: it prints numbers and asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import gymnasium as gym
+import numpy as np
+
+import envs  # noqa: F401  (registers the views)
+from agents import make_agent
+
+
+def steps_per_second(env: gym.Env, pick, seconds: float) -> float:
+    """Steps per second of ``env`` with actions from ``pick(env, rng)``, resetting as needed."""
+    rng = np.random.default_rng(0)
+    env.reset(seed=0)
+    env.action_space.seed(0)
+    steps, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for _ in range(1000):
+            _obs, _r, terminated, truncated, _info = env.step(pick(env, rng))
+            if terminated or truncated:
+                env.reset()
+        steps += 1000
+    return steps / (time.perf_counter() - start)
+
+
+def random_legal(env: gym.Env, rng: np.random.Generator) -> int:
+    legal = np.flatnonzero(env.unwrapped.action_masks())
+    return int(legal[rng.integers(legal.size)])
+
+
+def ppo_env_share(steps: int) -> tuple[float, float]:
+    """Env share of wall time and steps/s of MaskablePPO with the default config."""
+    from sb3_contrib import MaskablePPO
+
+    from train.config import TrainConfig
+    from train.ppo import _policy_kwargs, make_vec_env
+
+    config = TrainConfig()
+    env = make_vec_env("player", config, {"bank": make_agent("threshold:5.5")}, seed=0)
+    p = config.ppo
+    model = MaskablePPO("MlpPolicy", env, learning_rate=p.learning_rate, n_steps=p.n_steps,
+                        batch_size=p.batch_size, n_epochs=p.n_epochs, gamma=p.gamma,
+                        policy_kwargs=_policy_kwargs(config), seed=0, device="cpu")
+    start = time.perf_counter()
+    model.learn(steps)
+    wall = time.perf_counter() - start
+    return env.seconds / wall, steps / wall
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--ppo-steps", type=int, default=30_000)
+    args = parser.parse_args()
+    import torch
+
+    torch.set_num_threads(1)
+    blackjack = steps_per_second(gym.make("Blackjack-v1"),
+                                 lambda env, rng: env.action_space.sample(), args.seconds)
+    player = steps_per_second(
+        gym.make("sette/Player-v0", rules="catalan", num_seats=2,
+                 opponents={"bank": make_agent("threshold:5.5")}),
+        random_legal, args.seconds)
+    print(f"Blackjack-v1 (gymnasium.make, random actions):        {blackjack:10,.0f} steps/s")
+    print(f"sette/Player-v0 (catalan, 2 seats, threshold bank):     {player:10,.0f} steps/s")
+    print(f"ratio: {player / blackjack:.2f}x  (goal: >= 3x)")
+    share, rate = ppo_env_share(args.ppo_steps)
+    print(f"MaskablePPO, default config, {args.ppo_steps} steps: {rate:,.0f} steps/s, "
+          f"{share:.1%} of the wall time in the environment (goal: < 10%)")
+
+
+if __name__ == "__main__":
+    main()

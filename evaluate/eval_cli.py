@@ -1,0 +1,203 @@
+"""``sette evaluate``, ``sette variants`` and ``sette report``: the evaluation commands.
+
+    sette evaluate AGENT [AGENT ...]   a tournament: every agent in every seat, same deals
+    sette variants                     the bank's edge per preset (rule-variant table)
+    sette report RUN_DIR [RUN_DIR ...] a folder with a Markdown report of training runs
+
+An AGENT is a spec (``threshold:5.5``, ``careful``, ``random``), a trained
+model (``model:runs/RUN/player`` or just its path), ``PLAYER|BANK`` (one seat
+playing each role with its own policy: ``runs/RUN/player|runs/RUN/bank``), and
+may carry a label: ``cautious=threshold:4.5``. ``--group NAME SPEC SPEC…`` adds
+several training seeds of one method, summarised by IQM and probability of
+improvement. Progress goes to stderr on a terminal; ``--json`` prints the
+results as JSON on stdout. Results are deterministic for a given ``--seed``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+from envs.rules import PRESETS
+from evaluate.tournament import (Progress, TournamentConfig, group_entrants, parse_entrant,
+                                 run_tournament, unique_labels)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
+    return value
+
+
+def _progress(args: argparse.Namespace) -> Callable[[str, int], Progress] | None:
+    """A progress-bar factory when stderr is a terminal (or ``--progress``)."""
+    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    if not show:
+        return None
+    return lambda label, total: Progress(total, label)
+
+
+def add_commands(subparsers: argparse._SubParsersAction) -> None:
+    """Register ``sette evaluate``, ``sette variants`` and ``sette report``."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
+    common.add_argument("--json", action="store_true", help="print the results as JSON")
+    common.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                        help="progress bar on stderr (default: when stderr is a terminal)")
+
+    p = subparsers.add_parser(
+        "evaluate", parents=[common], description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        help="tournament of agents: EV per hand and role with 95%% intervals")
+    p.add_argument("agents", nargs="*", metavar="AGENT",
+                   help="[LABEL=]SPEC, a model path, or PLAYER|BANK")
+    p.add_argument("--group", nargs="+", action="append", default=[], metavar="NAME SPEC",
+                   help="NAME then the specs of one method's training seeds")
+    p.add_argument("--rules", default="catalan", help="preset name or rules .toml file")
+    p.add_argument("--seats", type=int, default=4, help="number of seats, 2..8 (default 4)")
+    p.add_argument("--hands", type=_positive, default=2000,
+                   help="hands dealt per arrangement (default 2000)")
+    p.add_argument("--table-hands", type=_positive, default=10,
+                   help="hands per table before a fresh table (default 10)")
+    p.add_argument("--fixed-bank", action="store_true",
+                   help="keep the first bank for a whole table (no rotation)")
+    p.add_argument("--workers", type=_positive, default=1, help="processes (default 1)")
+    p.add_argument("--out", type=Path, help="also write tournament.md, tournament.json, "
+                                            "ev.png and strategy maps into this folder")
+    p.set_defaults(func=_evaluate)
+
+    v = subparsers.add_parser(
+        "variants", parents=[common],
+        help="the bank's edge per rule preset under baseline (and learned) play")
+    v.add_argument("--rules", nargs="+", default=list(PRESETS), metavar="RULES",
+                   help="presets or rules files (default: every preset)")
+    v.add_argument("--baseline", default="threshold:5.5",
+                   help="spec every seat plays, or PLAYER|BANK (default threshold:5.5)")
+    v.add_argument("--seats", type=int, nargs="+", default=[2, 4],
+                   help="seat counts to simulate (default 2 4)")
+    v.add_argument("--hands", type=_positive, default=20000,
+                   help="hands per rule set and seat count (default 20000)")
+    v.add_argument("--run", type=Path, action="append", default=[], metavar="RUN_DIR",
+                   help="a training run whose learned player and bank are measured too")
+    v.set_defaults(func=_variants)
+
+    r = subparsers.add_parser(
+        "report", parents=[common],
+        help="write a folder with a Markdown report (tables, plots, settings) of runs")
+    r.add_argument("runs", nargs="+", type=Path, metavar="RUN_DIR",
+                   help="training run folders (made by sette train)")
+    r.add_argument("--out", type=Path, default=Path("report"),
+                   help="folder to write (default: report)")
+    r.add_argument("--hands", type=_positive, default=2000,
+                   help="tournament hands per arrangement (default 2000)")
+    r.add_argument("--baselines", nargs="+", default=["threshold:5.5", "careful"],
+                   metavar="SPEC", help="baseline agents (default threshold:5.5 careful)")
+    r.add_argument("--no-variants", dest="variants", action="store_false",
+                   help="leave out the rule-variant table")
+    r.add_argument("--variant-hands", type=_positive, default=4000,
+                   help="hands per preset and seat count in the variant table (default 4000)")
+    r.add_argument("--variant-baseline", default="threshold:5.5",
+                   help="baseline play of the variant table (default threshold:5.5)")
+    r.add_argument("--presets", nargs="+", default=list(PRESETS), metavar="RULES",
+                   help="rule sets of the variant table (default: every preset)")
+    r.add_argument("--best-response", nargs="+", choices=("player", "bank"),
+                   default=["player"], metavar="ROLE",
+                   help="learned roles compared with the exact best response, heads-up "
+                        "(default: player; the bank's takes many minutes)")
+    r.add_argument("--no-best-response", dest="best_response", action="store_const",
+                   const=[], help="leave out the best-response comparison")
+    r.add_argument("--br-bank", metavar="SPEC", default="threshold:5.5",
+                   help="bank the learned player meets there (default threshold:5.5)")
+    r.add_argument("--br-player", metavar="SPEC", default="threshold:5.5",
+                   help="player the learned bank meets there (default threshold:5.5)")
+    r.add_argument("--workers", type=_positive, default=1, help="processes (default 1)")
+    r.set_defaults(func=_report)
+
+
+def _evaluate(args: argparse.Namespace) -> int:
+    entrants = [parse_entrant(a) for a in args.agents]
+    for group in args.group:
+        if len(group) < 2:
+            raise ValueError(f"--group {' '.join(group)}: give a NAME and at least one SPEC")
+        entrants += group_entrants(group[0], group[1:])
+    if not entrants:
+        raise ValueError("name at least one agent, e.g. sette evaluate threshold:5.5 careful")
+    config = TournamentConfig(tuple(unique_labels(entrants)), args.rules, args.seats,
+                              args.hands, args.seed, args.table_hands, args.fixed_bank)
+    bar = _progress(args)
+    result = run_tournament(config, workers=args.workers,
+                            progress=bar("evaluate", config.tables) if bar else None)
+    summary = result.summary()
+    text = result.markdown()
+    if args.out is not None:
+        _write_outputs(args.out, result, summary, text)
+    print(json.dumps(summary, indent=1) if args.json else text)
+    return 0
+
+
+def _write_outputs(out: Path, result: Any, summary: dict[str, Any], text: str) -> None:
+    """tournament.md / .json, and the figures when matplotlib is there."""
+    from evaluate import plots, strategy
+    from evaluate.tournament import build_agents, role_policy
+
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "tournament.md").write_text(text + "\n", encoding="utf-8")
+    (out / "tournament.json").write_text(json.dumps(summary, indent=1) + "\n",
+                                         encoding="utf-8")
+    c = result.config
+    try:
+        plots.plot_ev(result, out / "ev.png")
+        agents = list(zip(result.labels, build_agents(c)))
+        for role in ("player", "bank"):
+            maps = [strategy.strategy_map(role_policy(agent, role), role, c.rules,
+                                          c.num_seats, label) for label, agent in agents]
+            plots.plot_strategy_maps(maps, out / f"strategy-{role}.png", columns=3)
+    except ImportError as exc:
+        print(f"sette evaluate: figures skipped: {exc}", file=sys.stderr)
+
+
+def _variants(args: argparse.Namespace) -> int:
+    from evaluate.report import read_run
+    from evaluate.variants import LearnedPlay, variant_data, variant_markdown, variant_table
+
+    for n in args.seats:
+        if not 2 <= n <= 8:
+            raise ValueError(f"--seats {n} is out of range; allowed: 2..8")
+    learned = []
+    for path in args.run:
+        run = read_run(path)
+        if "learned" not in run.models:
+            raise ValueError(f"{str(path)!r} holds no finished player and bank models "
+                             f"(player/model.zip, bank/model.zip)")
+        learned.append(LearnedPlay(f"learned {run.name}", run.models["learned"], run.rules,
+                                   run.num_seats))
+    rows = variant_table(args.rules, args.baseline, args.seats, args.hands, args.seed,
+                         learned=learned, progress=_progress(args))
+    if args.json:
+        print(json.dumps(variant_data(rows), indent=1))
+    else:
+        print(variant_markdown(rows, args.baseline, args.hands, args.seed))
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from evaluate.report import ReportOptions, write_report
+
+    options = ReportOptions(args.hands, args.seed, tuple(args.baselines), args.variants,
+                            args.variant_hands, tuple(args.presets), args.variant_baseline,
+                            args.workers, tuple(dict.fromkeys(args.best_response)),
+                            args.br_bank, args.br_player)
+    log = (lambda message: print(message, file=sys.stderr))
+    report = write_report(args.runs, args.out, options, progress=_progress(args), log=log)
+    if args.json:
+        print((report.parent / "report.json").read_text(encoding="utf-8"), end="")
+    else:
+        print(f"report written: {report}")
+    return 0

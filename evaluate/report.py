@@ -1,0 +1,376 @@
+"""``sette report RUN_DIR…``: a folder with a Markdown report of training runs.
+
+For the runs given (folders made by ``sette train``) the report holds:
+
+* a **tournament** per table (rules, seats) of the runs' learned players and
+  banks (each run's pair as one seat: ``PLAYER|BANK``) against the
+  baselines, every agent in every seat on the same deals
+  (:mod:`evaluate.tournament`), with EV per hand and role, rates and paired
+  differences; several runs of one table are training seeds of one method
+  and are also summarised by IQM and probability of improvement;
+* **figures**: EV with intervals, strategy maps of the learned and baseline
+  policies (:mod:`evaluate.strategy`), learning curves read from the runs'
+  TensorBoard files, and — heads-up, where the solver models the rules and
+  the policies — each learned policy against the exact best response;
+* the **rule-variant table** of the bank's edge per preset under baseline
+  play and under the runs' learned play (:mod:`evaluate.variants`);
+* the exact rules, every setting and seed, package versions and the command
+  that writes the same report again.
+
+Everything that cannot be made (no matplotlib, no TensorBoard files, rules
+the solver does not model…) is skipped with a sentence saying why. The
+report is deterministic for the same runs and options: no dates, no timings.
+"""
+
+from __future__ import annotations
+
+import filecmp
+import json
+import platform
+import shlex
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+from envs.rules import PRESETS, Rules
+from evaluate import plots, strategy
+from evaluate.exact import BestResponseRow, ExactUnavailable, best_response_row
+from evaluate.tournament import (Entrant, TournamentConfig, TournamentResult, build_agents,
+                                 make_entrant_agent, md_code, resolve_spec, role_policy,
+                                 run_tournament)
+from evaluate.variants import LearnedPlay, variant_data, variant_markdown, variant_table
+
+RUN_FILE, CONFIG_FILE, MODEL_FILE = "run.json", "config.toml", "model.zip"
+MODEL_STAGES = {"learned": ("player", "bank"),
+                "self-play": ("selfplay/player", "selfplay/bank")}
+"""Learned seats a run may hold: name -> (player stage, bank stage) folders."""
+DEFAULT_BASELINES = ("threshold:5.5", "careful")
+PACKAGES = ("sette-e-mezzo", "numpy", "gymnasium", "pettingzoo", "matplotlib", "tensorboard",
+            "torch", "stable-baselines3", "sb3-contrib", "scipy")
+
+
+@dataclass
+class RunInfo:
+    """What the report needs from one training run folder."""
+
+    path: Path
+    config: dict[str, Any]
+    record: dict[str, Any]
+    models: dict[str, str] = field(default_factory=dict)
+    """Learned seat name -> ``PLAYER|BANK`` spec of its two models."""
+
+    @property
+    def name(self) -> str:
+        return self.path.name
+
+    def _table(self, key: str, default: Any) -> Any:
+        return self.config.get("table", {}).get(key, default)
+
+    @property
+    def rules(self) -> str:
+        return str(self._table("rules", "catalan"))
+
+    @property
+    def num_seats(self) -> int:
+        return int(self._table("num_seats", 2))
+
+    @property
+    def table_hands(self) -> int:
+        return int(self._table("table_hands", 10))
+
+    def setting(self, section: str, key: str, default: Any) -> Any:
+        """A value of the run's ``config.toml``."""
+        return self.config.get(section, {}).get(key, default)
+
+
+def read_run(path: str | Path) -> RunInfo:
+    """Read a run folder; anything that is not one is refused with what it lacks."""
+    path = Path(path)
+    if not path.is_dir():
+        raise ValueError(f"run directory {str(path)!r} does not exist")
+    missing = [name for name in (RUN_FILE, CONFIG_FILE) if not (path / name).is_file()]
+    if missing:
+        raise ValueError(f"{str(path)!r} is not a sette training run: it has no "
+                         f"{' and no '.join(missing)} (a run directory is made by sette train)")
+    try:
+        config = tomllib.loads((path / CONFIG_FILE).read_text(encoding="utf-8"))
+        record = json.loads((path / RUN_FILE).read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"{str(path)!r}: cannot read its {CONFIG_FILE} or {RUN_FILE}: "
+                         f"{exc}") from None
+    info = RunInfo(path, config, record)
+    found: list[list[Path]] = []
+    for name, (player, bank) in MODEL_STAGES.items():
+        files = [path / stage / MODEL_FILE for stage in (player, bank)]
+        if not all(f.is_file() for f in files):
+            continue
+        # Self-play of 0 rounds copies the stage models: the same seat twice, shown once.
+        if any(all(filecmp.cmp(a, b, shallow=False) for a, b in zip(files, other))
+               for other in found):
+            continue
+        found.append(files)
+        info.models[name] = "|".join(f"model:{f}" for f in files)
+    return info
+
+
+def package_versions() -> dict[str, str]:
+    """Python and the versions of the packages an evaluation depends on."""
+    versions = {"python": platform.python_version()}
+    for name in PACKAGES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = "not installed"
+    return versions
+
+
+@dataclass
+class ReportOptions:
+    """Every option of a report (the reproducing command is made from these)."""
+
+    hands: int = 2000
+    seed: int = 0
+    baselines: tuple[str, ...] = DEFAULT_BASELINES
+    variants: bool = True
+    variant_hands: int = 4000
+    presets: tuple[str, ...] = tuple(PRESETS)
+    variant_baseline: str = "threshold:5.5"
+    workers: int = 1
+    best_response: tuple[str, ...] = ("player",)
+    """Learned roles compared with the exact best response (heads-up runs). The solver
+    asks a learned bank for its action at every bank decision of its game, which takes
+    many minutes: the bank is left out unless asked for."""
+    br_bank: str = "threshold:5.5"
+    """The bank the learned player and its best response meet (a scripted spec is
+    solved directly; an agent such as ``reader`` is queried state by state: slower)."""
+    br_player: str = "threshold:5.5"
+    """The player the learned bank and its best response meet."""
+
+    def command(self, runs: Sequence[str | Path], out: str | Path) -> str:
+        """The ``sette report`` command line that writes this report again."""
+        argv = ["sette", "report", *map(str, runs), "--out", str(out),
+                "--hands", str(self.hands), "--seed", str(self.seed),
+                "--baselines", *self.baselines]
+        if self.best_response:
+            argv += ["--best-response", *self.best_response, "--br-bank", self.br_bank,
+                     "--br-player", self.br_player]
+        else:
+            argv.append("--no-best-response")
+        if self.variants:
+            argv += ["--variant-hands", str(self.variant_hands),
+                     "--variant-baseline", self.variant_baseline, "--presets", *self.presets]
+        else:
+            argv.append("--no-variants")
+        return shlex.join(argv)
+
+
+class _Writer:
+    """Collects the Markdown sections and the JSON data of the report."""
+
+    def __init__(self, out: Path, log: Callable[[str], None]) -> None:
+        self.out = out
+        self.lines: list[str] = []
+        self.data: dict[str, Any] = {}
+        self.log = log
+
+    def add(self, *lines: str) -> None:
+        self.lines.extend(lines)
+
+    def figure(self, name: str, title: str, draw: Callable[[Path], Any]) -> None:
+        """Draw a PNG with ``draw(path)`` and embed it, or say why it was skipped."""
+        try:
+            draw(self.out / name)
+        except (ImportError, ValueError, ExactUnavailable) as exc:
+            self.add(f"*{title}: skipped — {exc}*", "")
+            self.log(f"report: {title} skipped: {exc}")
+            return
+        self.add(f"![{title}]({name})", "")
+
+
+def _setups(runs: Sequence[RunInfo]) -> dict[tuple[str, int, int], list[RunInfo]]:
+    out: dict[tuple[str, int, int], list[RunInfo]] = {}
+    for run in runs:
+        out.setdefault((run.rules, run.num_seats, run.table_hands), []).append(run)
+    return out
+
+
+def _entrants(runs: Sequence[RunInfo], baselines: Sequence[str]) -> list[Entrant]:
+    """Baselines, then each learned seat: a group of seeds when several runs have it."""
+    entrants = [Entrant(spec, resolve_spec(spec)) for spec in baselines]
+    for name in MODEL_STAGES:
+        having = [run for run in runs if name in run.models]
+        if len(having) == 1:
+            entrants.append(Entrant(name, having[0].models[name]))
+        else:
+            entrants += [Entrant(f"{name}[{i}]", run.models[name], name)
+                         for i, run in enumerate(having)]
+    return entrants
+
+
+def _best_response_rows(run: RunInfo, rules: str, options: ReportOptions, writer: _Writer
+                        ) -> list[BestResponseRow]:
+    """Heads-up learned player and/or bank of ``run`` against the chosen opponents."""
+    rows: list[BestResponseRow] = []
+    if "learned" not in run.models:
+        writer.add("*Learned vs exact best response: skipped — no learned models.*", "")
+        return rows
+    specs = dict(zip(("player", "bank"), run.models["learned"].split("|")))
+    resolved = Rules.resolve(rules)
+    opponents = {"player": options.br_bank, "bank": options.br_player}
+    for role in options.best_response:
+        policy = make_entrant_agent(specs[role], resolved)
+        try:  # the opponent goes as its spec: the solver plays scripted specs directly
+            rows.append(best_response_row(rules, role, f"learned {role}", policy,
+                                          opponents[role], opponents[role]))
+        except ExactUnavailable as exc:
+            writer.add(f"*Learned {role} vs exact best response: skipped — {exc}*", "")
+            writer.log(f"report: best response of the {role} skipped: {exc}")
+    return rows
+
+
+def write_report(run_dirs: Sequence[str | Path], out: str | Path,
+                 options: ReportOptions = ReportOptions(),
+                 progress: Callable[[str, int], Callable[[int], None] | None] | None = None,
+                 log: Callable[[str], None] = print) -> Path:
+    """Write ``report.md``, ``report.json`` and the figures into ``out``; returns the report.
+
+    ``progress(label, tables)`` may return a progress callback for each tournament.
+    """
+    if not run_dirs:
+        raise ValueError("sette report needs at least one run directory (made by sette train)")
+    runs = [read_run(p) for p in run_dirs]
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    w = _Writer(out, log)
+    command = options.command(run_dirs, out)
+    w.add("# Evaluation report", "",
+          f"Runs: {', '.join(md_code(str(r.path)) for r in runs)}. Reproduce with:", "",
+          "```", command, "```", "")
+    w.data.update({"command": command, "runs": [str(r.path) for r in runs],
+                   "options": {k: list(v) if isinstance(v, tuple) else v
+                               for k, v in vars(options).items()},
+                   "tables": []})
+    learned_play: list[LearnedPlay] = []
+    setups = _setups(runs)
+    for k, ((rules, seats, table_hands), group) in enumerate(setups.items()):
+        suffix = f"-{k + 1}" if len(setups) > 1 else ""
+        w.add(f"## {md_code(rules)}, {seats} seats", "")
+        entrants = _entrants(group, options.baselines)
+        if not any(run.models for run in group):
+            w.add("*No learned models found in these runs (a finished run holds "
+                  "player/model.zip and bank/model.zip); only the baselines are compared.*", "")
+        w.add("| agent | spec |", "|---|---|")
+        w.add(*(f"| {md_code(e.label)} | {md_code(e.spec)} |" for e in entrants))
+        w.add("")
+        config = TournamentConfig(tuple(entrants), rules, seats, options.hands, options.seed,
+                                  table_hands)
+        agents = build_agents(config)  # loaded once for the tournament and the maps
+        result = run_tournament(config, workers=options.workers,
+                                progress=progress(f"{rules}, {seats} seats", config.tables)
+                                if progress else None,
+                                agents=agents if options.workers == 1 else None)
+        w.add("### Tournament", "", result.markdown(), "")
+        w.figure(f"ev{suffix}.png", "EV per hand with 95% intervals",
+                 lambda p, result=result: plots.plot_ev(result, p))
+        table_data: dict[str, Any] = {"rules": rules, "seats": seats,
+                                      "rules_values": Rules.resolve(rules).to_dict(),
+                                      "tournament": result.summary()}
+        w.add("### Strategy maps", "",
+              "Action by own total against what is visible, probed on fresh tables "
+              "(`evaluate/strategy.py`); empty cells cannot occur under these rules.", "")
+        _strategy_section(w, result, agents, rules, seats, suffix)
+        w.add("### Learning curves", "")
+        for run in group:
+            w.figure(f"curves-{run.name}.png", f"Learning curves of {run.name}",
+                     lambda p, run=run: plots.plot_learning_curves(_run_curves(run), p))
+        if seats == 2 and options.best_response:
+            w.add("### Learned policies vs the exact best response", "",
+                  "One hand from a full shoe, exact (`evaluate/solver.py`): the learned policy "
+                  "and the best response to the same opponent, EV for the policy's side "
+                  f"(roles: {', '.join(options.best_response)}).", "")
+            rows = _best_response_rows(group[0], rules, options, w)
+            table_data["best_response"] = [vars(r) for r in rows]
+            if rows:
+                w.add("| policy | opponent | policy EV | best response EV | gap |",
+                      "|---|---|---:|---:|---:|")
+                w.add(*(f"| {r.label} | {md_code(r.opponent)} | {r.own_ev:+.4f} | "
+                        f"{r.own_best:+.4f} | {r.gap:.4f} |" for r in rows))
+                w.add("")
+                w.figure(f"best-response{suffix}.png", "Learned vs exact best response",
+                         lambda p, rows=rows: plots.plot_best_response(rows, p))
+        if "learned" in group[0].models:
+            learned_play.append(LearnedPlay(f"learned {group[0].name}",
+                                            group[0].models["learned"], rules, seats))
+        w.data["tables"].append(table_data)
+    if options.variants:
+        w.add("## Rule variants: the bank's edge", "")
+        variant_rows = variant_table(options.presets, options.variant_baseline, (2, 4),
+                                     options.variant_hands, options.seed, learned=learned_play,
+                                     progress=progress)
+        w.add(variant_markdown(variant_rows, options.variant_baseline, options.variant_hands,
+                               options.seed), "")
+        w.data["variants"] = variant_data(variant_rows)
+    _settings_section(w, runs)
+    (out / "report.json").write_text(json.dumps(w.data, indent=1, sort_keys=True) + "\n",
+                                     encoding="utf-8")
+    report = out / "report.md"
+    report.write_text("\n".join(w.lines).rstrip() + "\n", encoding="utf-8")
+    return report
+
+
+def _strategy_section(w: _Writer, result: TournamentResult, agents: Sequence[Any], rules: str,
+                      seats: int, suffix: str) -> None:
+    """Player and bank maps of the baselines and of the first member of each group."""
+    shown = [(e.label, agent) for e, agent in zip(result.config.entrants, agents)
+             if e.group is None or e.label.endswith("[0]")]
+    for role in ("player", "bank"):
+        maps = [strategy.strategy_map(role_policy(agent, role), role, rules, seats, label)
+                for label, agent in shown]
+        w.figure(f"strategy-{role}{suffix}.png", f"Strategy maps, {role}",
+                 lambda p, maps=maps: plots.plot_strategy_maps(maps, p, columns=3))
+
+
+def _run_curves(run: RunInfo) -> dict[str, Any]:
+    """Scalars of every stage of a run: ``STAGE/tensorboard/…`` files, keyed by ``STAGE``."""
+    folders: dict[Path, Path] = {}
+    for file in sorted(run.path.rglob("events.out.tfevents.*")):
+        inside = [p for p in file.parents if run.path in p.parents]
+        board = next((p for p in inside if p.name == "tensorboard"), file.parent)
+        folders[board] = board.parent if board.name == "tensorboard" else board
+    if not folders:
+        raise ValueError(f"no TensorBoard event files in {str(run.path)!r}")
+    return {str(stage.relative_to(run.path)): plots.read_scalars(board)
+            for board, stage in folders.items()}
+
+
+def _settings_section(w: _Writer, runs: Sequence[RunInfo]) -> None:
+    """Rules, run settings and seeds, package versions."""
+    w.add("## Rules, settings, seeds", "")
+    for rules in dict.fromkeys(r.rules for r in runs):
+        values = Rules.resolve(rules).to_dict()
+        w.add(f"Rules {md_code(rules)}:", "", "| switch | value |", "|---|---|")
+        w.add(*(f"| `{k}` | `{v!r}` |" for k, v in values.items()))
+        w.add("")
+    for run in runs:
+        w.add(f"Run {md_code(str(run.path))}: command `{run.record.get('command', '?')}`, "
+              f"seed {run.record.get('seed', '?')}, stage seeds "
+              f"{run.record.get('stage_seeds', '?')}; its `{CONFIG_FILE}`:", "",
+              "```toml", (run.path / CONFIG_FILE).read_text(encoding="utf-8").strip(), "```",
+              "")
+        if run.record.get("versions"):
+            w.add(f"Trained with: {_versions(run.record['versions'])}.", "")
+    versions = package_versions()
+    w.add(f"Evaluated with: {_versions(versions)}.")
+    w.data["versions"] = versions
+
+
+def _versions(versions: dict[str, str]) -> str:
+    return ", ".join(f"{k} {v}" for k, v in versions.items())

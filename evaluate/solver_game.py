@@ -1,0 +1,566 @@
+"""The heads-up hand the exact solver works on: one player against the bank.
+
+This module turns a ``Rules`` value and a shoe composition into an explicit
+finite game with chance moves. :mod:`evaluate.solver` evaluates it, best-
+responds in it and solves it; this module only says what the states, the
+legal actions, the chance probabilities and the payoffs are.
+
+The hand (RULES.md §4, two seats, the bank fixed)
+-------------------------------------------------
+1. With ``bet_timing = "before_deal"`` the player stakes ``bet_<k>``; then the
+   player gets one face-down card and the bank one face-down card. With
+   ``"on_turn"`` the cards come first and the player bets after looking at
+   its card.
+2. The player stands, hits, ``reveal_hit`` s (``player_choice``) or raises
+   (``bet_raise``), as the engine allows, until it stands, busts (loses the
+   stake at once) or reaches 7½ (the turn ends; with
+   ``declare_seven_and_half`` the hand is shown).
+3. The bank turns its card up and hits or stands (auto-stopping at 7½ or on
+   a bust), then the hand is settled (§4.7–4.8).
+
+Exchangeability
+---------------
+The shoe is uniformly shuffled, so any fixed set of draw positions holds a
+uniformly random sample of the shoe. Hence the bank's face-down card, dealt
+before the player's hits but unseen by the player, may be drawn *after* the
+player's last card without changing any probability, provided the player
+may hit only while at least two cards are left (one of them is the bank's).
+And the probability of drawing a given multiset of cards in a given order
+does not depend on the order (a product of falling factorials, see
+:meth:`HeadsUpGame.draw_weight`).
+
+States are multisets
+--------------------
+What a seat sees (:mod:`envs.observer`) is made of counts by rank: its own
+cards, the other seat's face-up cards by rank and how many are face down,
+the statuses and stakes. The order in which cards arrived is not part of any
+observation and does not change any future probability or payoff, so the
+solver keys every state by multisets of cards. The game is then a directed
+acyclic graph instead of a tree; by exchangeability every path to a node
+carries the same chance weight, which is what makes the DAG "sequence form"
+of :mod:`evaluate.solver_lp` exact.
+
+Card classes
+------------
+Cards are grouped in *classes* of equal value: ranks 1..7 and the figures.
+With ``merge_figures=True`` sota, caballo and rey form one class of ½-point
+cards (no matta in the supported rules, so they are interchangeable and
+merging is exact for any policy that does not tell them apart: the solver's
+own strategies, threshold and random play). A policy queried through its
+observation may tell them apart, so such policies are solved with the ten
+ranks as classes.
+
+Information
+-----------
+* Player node ``(phase, h, U, s, raised)``: own face-down card class ``h``
+  (``-1`` before the deal), own face-up multiset ``U`` (an id of
+  :class:`Multisets`), stake ``s`` in units of ``min_bet`` and whether the
+  last action was a raise that masks a further raise (false when no raise
+  would fit anyway, so nodes match what the seat sees one to one). The
+  player sees nothing else of value: the bank's card is face down until the
+  bank's turn, which comes after the player's.
+* Bank node ``(view, B)``: the player's public view — face-up multiset,
+  number of face-down cards, status (stood or declared) and stake — and the
+  bank's own multiset ``B``. Never the player's face-down card: the bank
+  averages over it with the weight the player's play gives it.
+
+Stakes and money
+----------------
+Payoffs are in units of the stake unit ``min_bet``, from the player's point
+of view (the bank gets the negative). A bust loses ``s``; a win pays
+``multiple * s``, capped by the bank's chips (coverage, §4.8: the bank holds
+``starting_chips`` at settlement in a heads-up hand, so the cap is exact, not
+an assumption). Bets and raises are bounded by ``max_bet`` and by the
+player's ``starting_chips`` exactly as in the engine.
+
+With ``stakes="fixed"`` the player's stake is not a decision: the smallest
+legal ladder bet, no raises. The solver uses it to solve the game "per unit
+stake"; it is reported wherever it is used.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from envs import actions as A
+from envs.actions import ActionLayout
+from envs.cards import NUM_RANKS, RANK_CHARS, SEVEN_AND_HALF
+from envs.rules import Rules, RulesError
+
+BUST = -1
+"""``Multisets.add`` result for a hand that goes over 7½."""
+
+# Player node phases.
+BET, PLAY = 0, 1
+# Public status of a finished player hand (the engine's STOOD and DECLARED).
+STOOD, DECLARED = 2, 4
+
+# Bank results in an outcome vector: index t (1..15) = stood / stopped on t,
+# SEVEN_MULTI = 7½ with three or more cards, BANK_BUST = over 7½.
+SEVEN_MULTI = 16
+BANK_BUST = 17
+NUM_RESULTS = 18
+
+RANK_VALUES = tuple((r + 1) * 2 if r < 7 else 1 for r in range(NUM_RANKS))
+"""Half-point value of each rank 1..7, S, C, R."""
+
+
+class SolverError(ValueError):
+    """The solver cannot solve what was asked; the message says which switch or input."""
+
+
+# Switches whose play the solver does not model, with the value it needs and why.
+_UNSUPPORTED: dict[str, tuple[Any, str]] = {
+    "jackpot_ante": (0, "the jackpot (§4.9) is a third party's pot whose size depends on "
+                        "earlier hands, so a hand is no longer a zero-sum game between the "
+                        "player and the bank"),
+    "wild_card": ("none", "the matta (§1) is not modelled"),
+    "triple": (False, "the triplè (§4.8) needs the matta"),
+    "pair_of_sevens": (False, "the pair of sevens (§4.8) is not modelled"),
+    "double": (False, "doubling (§6) is not modelled"),
+    "split_rule": ("none", "splitting (§6) is not modelled"),
+    "change_four": ("off", "changing a four (§6) is not modelled"),
+    "secret_three": (False, "the secret three (§6) is not modelled"),
+    "mort": (False, "the Mort (§6) is not modelled"),
+    "fusilar": (False, "fusilar (§6) is not modelled"),
+    "side_bets": (False, "side bets (§6) need more than two seats"),
+    "bank_sale": (False, "selling the bank (§5) happens between hands"),
+}
+
+IRRELEVANT_SWITCHES: dict[str, str] = {
+    "first_bank": "the roles are fixed: seat 0 plays, seat 1 holds the bank",
+    "bank_transfer": "who holds the bank next hand does not change this hand's payoffs",
+    "max_bank_hands": "acts between hands",
+    "reshuffle": "one hand from the given composition with an empty discard pile",
+}
+"""Switches that cannot change one heads-up hand, and why (reported, not ignored)."""
+
+
+MODELLED_SWITCHES = frozenset({
+    "decks", "starting_chips", "min_bet", "max_bet", "bet_ladder", "bet_timing", "bet_raise",
+    "hidden_cards", "declare_seven_and_half", "bank_must_chase_declared",
+    "natural_beats_bank_multicard", "natural_pays", "any_seven_and_half_pays", "bank_min_cover",
+})
+"""Switches the solver plays exactly (``bank_min_cover`` only decides whether a hand is played)."""
+
+
+def check_rules(rules: Rules | str | Any) -> Rules:
+    """The rules resolved, or ``SolverError`` naming the first switch the solver refuses.
+
+    A switch the solver does not know (added to ``Rules`` after it was
+    written) is refused too unless it keeps its default value.
+    """
+    try:
+        rules = Rules.resolve(rules)
+    except RulesError as exc:
+        raise SolverError(str(exc)) from None
+    known = MODELLED_SWITCHES | set(_UNSUPPORTED) | set(IRRELEVANT_SWITCHES)
+    for f in dataclasses.fields(Rules):
+        if f.name not in known and getattr(rules, f.name) != f.default:
+            raise SolverError(f"the exact solver does not know the rule switch {f.name} "
+                              f"(={getattr(rules, f.name)!r}); solve it at its default "
+                              f"{f.default!r}")
+    refused = [(name, getattr(rules, name), needed, why)
+               for name, (needed, why) in _UNSUPPORTED.items() if getattr(rules, name) != needed]
+    if refused:
+        what = "; ".join(f"{name}={value!r} ({why})" for name, value, _n, why in refused)
+        fix = ", ".join(f"{name}={needed!r}" for name, _v, needed, _w in refused)
+        cli = " ".join(f"--set {name}={_toml(needed)}" for name, _v, needed, _w in refused)
+        raise SolverError(f"the exact solver does not support {what}. Solve the rules with "
+                          f"{fix} instead (Rules.replace({fix}), or {cli} on the command line)")
+    min_bet = rules.min_bet
+    if rules.starting_chips < min_bet:
+        raise SolverError(f"starting_chips={rules.starting_chips} is below min_bet={min_bet}: "
+                          f"the player cannot sit in a hand")
+    if rules.bank_min_cover and rules.starting_chips < min_bet * rules.max_payout_multiple:
+        raise SolverError(
+            f"bank_min_cover=true with starting_chips={rules.starting_chips}: the bank "
+            f"cannot cover one player (needs {min_bet * rules.max_payout_multiple}), so no "
+            f"heads-up hand is played")
+    return rules
+
+
+def _toml(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    return f"'{value}'" if isinstance(value, str) else str(value)
+
+
+def parse_composition(spec: Sequence[int] | Mapping[str, int] | str | None,
+                      decks: int) -> tuple[int, ...]:
+    """Counts per rank 1..7, S, C, R of the shoe the hand is dealt from.
+
+    ``None`` is the full shoe (``4 * decks`` of each rank). A string is ten
+    comma-separated counts in rank order (``"4,4,4,4,4,4,4,4,4,4"``) or
+    ``rank=count`` pairs over a full shoe (``"7=2,S=0"``); a mapping uses rank
+    characters (``1``..``7``, ``S``, ``C``, ``R``) as keys. Each count is at
+    most ``4 * decks`` (the cards must exist in the shoe).
+    """
+    full = 4 * decks
+    if spec is None:
+        return (full,) * NUM_RANKS
+    if isinstance(spec, str):
+        text = spec.replace(" ", "")
+        if "=" in text:
+            pairs = {}
+            for item in filter(None, text.split(",")):
+                key, _, val = item.partition("=")
+                pairs[key] = val
+            spec = pairs
+        else:
+            spec = [x for x in text.split(",") if x]
+    if isinstance(spec, Mapping):
+        counts = [full] * NUM_RANKS
+        for key, val in spec.items():
+            char = str(key).upper()
+            if len(char) != 1 or char not in RANK_CHARS:
+                raise SolverError(f"composition: {key!r} is not a rank; ranks are "
+                                  f"{', '.join(RANK_CHARS)}")
+            counts[RANK_CHARS.index(char)] = _count(val, key)
+    else:
+        if len(spec) != NUM_RANKS:
+            raise SolverError(f"composition needs {NUM_RANKS} counts (ranks "
+                              f"{', '.join(RANK_CHARS)}), got {len(spec)}")
+        counts = [_count(v, RANK_CHARS[i]) for i, v in enumerate(spec)]
+    for i, c in enumerate(counts):
+        if c > full:
+            raise SolverError(f"composition: {c} cards of rank {RANK_CHARS[i]} but a shoe of "
+                              f"{decks} deck(s) holds {full}")
+    if sum(counts) < 2:
+        raise SolverError(f"composition holds {sum(counts)} card(s); a hand needs at least "
+                          f"2 (one for the player, one for the bank)")
+    return tuple(counts)
+
+
+def _count(value: Any, rank: str) -> int:
+    try:
+        count = int(value)
+    except (TypeError, ValueError):
+        raise SolverError(f"composition: count {value!r} for rank {rank} is not an "
+                          f"integer") from None
+    if count < 0 or count != float(value):
+        raise SolverError(f"composition: count {value!r} for rank {rank} must be a "
+                          f"non-negative integer")
+    return count
+
+
+class Multisets:
+    """Every multiset of card classes with total ≤ 7½ that the shoe can hold.
+
+    Multisets are numbered; ``tuples[m]`` is the count per class, ``total[m]``
+    the half-point total, ``size[m]`` the number of cards and ``add[m][c]``
+    the multiset with one more card of class ``c`` (``BUST`` if over 7½,
+    ``None`` if the shoe has no further card of that class).
+    """
+
+    def __init__(self, values: Sequence[int], counts: Sequence[int]) -> None:
+        k = len(values)
+        found: list[tuple[int, ...]] = []
+
+        def walk(c: int, prefix: list[int], total: int) -> None:
+            if c == k:
+                found.append(tuple(prefix))
+                return
+            n = 0
+            while n <= counts[c] and total + n * values[c] <= SEVEN_AND_HALF:
+                prefix.append(n)
+                walk(c + 1, prefix, total + n * values[c])
+                prefix.pop()
+                n += 1
+
+        walk(0, [], 0)
+        found.sort(key=lambda t: (sum(t), t))
+        self.tuples = found
+        self.index = {t: i for i, t in enumerate(found)}
+        self.total = [sum(n * v for n, v in zip(t, values)) for t in found]
+        self.size = [sum(t) for t in found]
+        self.add: list[list[int | None]] = []
+        for t in found:
+            row: list[int | None] = []
+            for c in range(k):
+                if t[c] >= counts[c]:
+                    row.append(None)
+                    continue
+                bigger = t[:c] + (t[c] + 1,) + t[c + 1:]
+                row.append(self.index.get(bigger, BUST))
+            self.add.append(row)
+        self.empty = self.index[(0,) * k]
+
+
+@dataclass(frozen=True)
+class View:
+    """What the bank sees of the player's finished hand (RULES.md §4.6)."""
+
+    up: int
+    """Face-up multiset id (the whole hand when shown)."""
+    hidden: int
+    """Number of face-down cards (0 when the hand was declared)."""
+    status: int
+    """``STOOD`` or ``DECLARED``."""
+    stake: int
+    """The player's stake in units of ``min_bet``."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One chance branch of a player action."""
+
+    prob: float
+    kind: str
+    """``"node"`` (a player node), ``"end"`` (the bank plays) or ``"bust"``."""
+    node: tuple | None = None
+    view: View | None = None
+    hand: int | None = None
+    """Multiset id of the player's whole hand (for ``"end"``)."""
+
+
+class HeadsUpGame:
+    """The heads-up hand of ``rules`` dealt from ``composition`` (see the module docstring).
+
+    ``merge_figures`` groups sota, caballo and rey in one class; ``stakes`` is
+    ``"free"`` (bets and raises are decisions, as in the engine) or
+    ``"fixed"`` (the smallest ladder bet, no raises).
+    """
+
+    def __init__(self, rules: Rules | str | Any, composition: Sequence[int] | Mapping[str, int]
+                 | str | None = None, merge_figures: bool = True, stakes: str = "free") -> None:
+        self.rules = check_rules(rules)
+        r = self.rules
+        if stakes not in ("free", "fixed"):
+            raise SolverError(f"stakes={stakes!r}; choose 'free' or 'fixed'")
+        self.stakes = stakes
+        self.rank_counts = parse_composition(composition, r.decks)
+        self.merge_figures = merge_figures
+        if merge_figures:
+            self.class_ranks: tuple[tuple[int, ...], ...] = tuple((i,) for i in range(7)) + (
+                (7, 8, 9),)
+            self.class_names = tuple(RANK_CHARS[:7]) + ("F",)
+        else:
+            self.class_ranks = tuple((i,) for i in range(NUM_RANKS))
+            self.class_names = tuple(RANK_CHARS)
+        self.values = tuple(RANK_VALUES[rs[0]] for rs in self.class_ranks)
+        self.counts = tuple(sum(self.rank_counts[i] for i in rs) for rs in self.class_ranks)
+        self.num_classes = len(self.values)
+        self.num_cards = sum(self.counts)
+        self.ms = Multisets(self.values, self.counts)
+        self.layout = ActionLayout(r.bet_ladder)
+        self.cap = r.starting_chips / r.min_bet
+        """Coverage: the most the bank can pay, in units (it holds ``starting_chips``)."""
+        self._children: dict[tuple, list[tuple[int, list[Outcome]]]] = {}
+        self._left: dict[int, tuple[tuple[int, ...], int]] = {}
+        self._weights: dict[tuple[int, int], float] = {}
+
+    # ------------------------------------------------------------ naming
+    def describe(self, m: int) -> str:
+        """Cards of multiset ``m`` by class, high first (``"7 F F"``; ``"-"`` if empty)."""
+        t = self.ms.tuples[m]
+        parts = [self.class_names[c] for c in reversed(range(self.num_classes))
+                 for _ in range(t[c])]
+        figs = [p for p in parts if p in ("F", "S", "C", "R")]
+        return " ".join([p for p in parts if p not in figs] + figs) or "-"
+
+    def class_of_rank(self, rank: int) -> int:
+        """Class index of an engine rank 0..9."""
+        return next(c for c, rs in enumerate(self.class_ranks) if rank in rs)
+
+    # ------------------------------------------------------------ chance
+    def remaining(self, hand: int) -> tuple[tuple[int, ...], int]:
+        """Cards left per class, and in all, once the multiset ``hand`` is dealt."""
+        got = self._left.get(hand)
+        if got is None:
+            left = tuple(k - n for k, n in zip(self.counts, self.ms.tuples[hand]))
+            got = self._left[hand] = (left, sum(left))
+        return got
+
+    def draw_weight(self, bank: int, player_hand: int) -> float:
+        """Probability that the bank draws the cards of ``bank`` in one given order.
+
+        Drawn from the shoe less the player's hand:
+        ``prod_c (n_c)_(b_c) / (N)_(|b|)`` with falling factorials ``(n)_k``;
+        the same for every order (exchangeability).
+        """
+        key = (bank, player_hand)
+        weight = self._weights.get(key)
+        if weight is None:
+            left, n = self.remaining(player_hand)
+            weight = 1.0
+            for c, k in enumerate(self.ms.tuples[bank]):
+                for i in range(k):
+                    weight *= left[c] - i
+            weight = self._weights[key] = weight / math.perm(n, self.ms.size[bank])
+        return weight
+
+    # ------------------------------------------------------------ player
+    def root_nodes(self) -> list[tuple[float, tuple]]:
+        """The player's first decision nodes with their chance probabilities."""
+        if self.rules.bet_timing == "before_deal":
+            return [(1.0, (BET, -1, self.ms.empty, 0, False))]
+        n = self.num_cards
+        return [(k / n, (BET, c, self.ms.empty, 0, False)) for c, k in enumerate(self.counts)
+                if k]
+
+    def player_hand(self, node: tuple) -> int:
+        """Multiset id of the player's whole hand at ``node`` (``empty`` before the deal)."""
+        _phase, h, up, _s, _raised = node
+        return up if h < 0 else self.ms.add[up][h]
+
+    def player_actions(self, node: tuple) -> list[tuple[int, list[Outcome]]]:
+        """Legal actions at a player node (engine action indices) and their outcomes."""
+        cached = self._children.get(node)
+        if cached is None:
+            cached = self._player_actions(node)
+            self._children[node] = cached
+        return cached
+
+    def _player_actions(self, node: tuple) -> list[tuple[int, list[Outcome]]]:
+        r = self.rules
+        phase, h, up, s, raised = node
+        ladder = r.bet_ladder
+        if phase == BET:
+            cap = min(r.max_bet, r.starting_chips)
+            ks = [k for k in ladder if k * r.min_bet <= cap]
+            if self.stakes == "fixed":
+                ks = ks[:1]
+            out = []
+            for k in ks:
+                if h < 0:
+                    n = self.num_cards
+                    branches = [Outcome(cnt / n, "node", (PLAY, c, self.ms.empty, k, False))
+                                for c, cnt in enumerate(self.counts) if cnt]
+                else:
+                    branches = [Outcome(1.0, "node", (PLAY, h, up, k, False))]
+                out.append((self.layout.bet(k), branches))
+            return out
+        hand = self.ms.add[up][h]
+        out = [(A.STAND, [Outcome(1.0, "end", view=View(up, 1, STOOD, s), hand=hand)])]
+        left, n = self.remaining(hand)
+        if n >= 2:  # one card stays for the bank's face-down card
+            out.append((A.HIT, self._draws(h, up, hand, left, n, s, reveal=False)))
+            if r.hidden_cards == "player_choice":
+                out.append((A.REVEAL_HIT, self._draws(h, up, hand, left, n, s, reveal=True)))
+        if r.bet_raise and not raised and self.stakes == "free":
+            room = min(r.max_bet - s * r.min_bet, r.starting_chips - s * r.min_bet)
+            for k in ladder:
+                if k * r.min_bet <= room:
+                    # ``raised`` only matters while a further raise would fit.
+                    more = ladder[0] * r.min_bet <= room - k * r.min_bet
+                    out.append((self.layout.raise_(k),
+                                [Outcome(1.0, "node", (PLAY, h, up, s + k, more))]))
+        return out
+
+    def _draws(self, h: int, up: int, hand: int, left: Sequence[int], n: int, s: int,
+               reveal: bool) -> list[Outcome]:
+        """Chance branches of ``hit`` (card face up) or ``reveal_hit`` (old card up, new down)."""
+        add = self.ms.add
+        declare = self.rules.declare_seven_and_half
+        out = []
+        for c, cnt in enumerate(left):
+            if not cnt:
+                continue
+            p = cnt / n
+            new_hand = add[hand][c]
+            if new_hand == BUST:
+                out.append(Outcome(p, "bust"))
+                continue
+            new_h, new_up = (c, add[up][h]) if reveal else (h, add[up][c])
+            if self.ms.total[new_hand] == SEVEN_AND_HALF:
+                # RULES.md §4.5: the turn ends; declared hands are shown.
+                view = (View(new_hand, 0, DECLARED, s) if declare
+                        else View(new_up, 1, STOOD, s))
+                out.append(Outcome(p, "end", view=view, hand=new_hand))
+            else:
+                out.append(Outcome(p, "node", (PLAY, new_h, new_up, s, False)))
+        return out
+
+    def all_player_nodes(self) -> list[tuple]:
+        """Every player node reachable under some play, parents before children."""
+        seen: set[tuple] = set()
+        order: list[tuple] = []
+        stack = [node for _p, node in self.root_nodes()]
+        for node in stack:
+            seen.add(node)
+        while stack:
+            node = stack.pop()
+            order.append(node)
+            for _a, outcomes in self.player_actions(node):
+                for o in outcomes:
+                    if o.kind == "node" and o.node not in seen:
+                        seen.add(o.node)
+                        stack.append(o.node)
+        order.sort(key=self.node_order)
+        return order
+
+    def node_order(self, node: tuple) -> tuple:
+        """A topological sort key of player nodes (cards, then phase, stake, raised)."""
+        phase, h, up, s, raised = node
+        return (self.ms.size[up] + (h >= 0), phase, s, raised, h, up)
+
+    # ------------------------------------------------------------ bank
+    def bank_legal(self, view: View, bank: int) -> tuple[bool, bool]:
+        """Whether the bank may stand and may hit at ``(view, bank)`` (total below 7½)."""
+        cards_out = self.ms.size[view.up] + view.hidden + self.ms.size[bank]
+        can_draw = self.num_cards - cards_out > 0
+        must_chase = (self.rules.bank_must_chase_declared and view.status == DECLARED
+                      and can_draw)
+        return (not must_chase, can_draw)
+
+    def bank_result(self, bank: int) -> int:
+        """Outcome index of a bank hand that stops (total, or ``SEVEN_MULTI``)."""
+        total = self.ms.total[bank]
+        if total == SEVEN_AND_HALF and self.ms.size[bank] >= 3:
+            return SEVEN_MULTI
+        return total
+
+    def payoff_row(self, hand: int, stake: int) -> list[float]:
+        """Player's payoff (units) for each bank result against its ``hand`` at ``stake``.
+
+        RULES.md §4.7–4.8: a bank bust pays the player's multiple; a bank 7½
+        beats everything except, with ``natural_beats_bank_multicard``, a
+        natural against a bank 7½ of three or more cards; ties go to the bank;
+        a higher total wins. The multiple is ``natural_pays`` for a natural
+        (or any 7½ with ``any_seven_and_half_pays``), else 1; the bank pays at
+        most its chips (coverage).
+        """
+        r = self.rules
+        t = self.ms.total[hand]
+        natural = t == SEVEN_AND_HALF and self.ms.size[hand] == 2
+        mult = r.natural_pays if t == SEVEN_AND_HALF and (
+            natural or r.any_seven_and_half_pays) else 1
+        win = min(mult * stake, self.cap)
+        row = [0.0] * NUM_RESULTS
+        for b in range(1, SEVEN_AND_HALF):
+            row[b] = win if t > b else -stake
+        row[SEVEN_AND_HALF] = -stake
+        rule = r.natural_beats_bank_multicard
+        if natural and rule != "off":
+            row[SEVEN_MULTI] = win if rule == "double" else min(stake, self.cap)
+        else:
+            row[SEVEN_MULTI] = -stake
+        row[BANK_BUST] = win
+        return row
+
+
+def view_hands(game: HeadsUpGame, view: View) -> list[tuple[int, float]]:
+    """Every hand that can show ``view``, weighted by the chance of its cards alone.
+
+    The prior a best-responding bank uses at a view the player's policy never
+    shows (there any action is a best response; this one is sequentially
+    rational against a player who might have got there).
+    """
+    if view.status == DECLARED:
+        return [(view.up, 1.0)]
+    left, _n = game.remaining(view.up)
+    out = []
+    for h, cnt in enumerate(left):
+        if not cnt:
+            continue
+        hand = game.ms.add[view.up][h]
+        if hand == BUST or (game.ms.total[hand] == SEVEN_AND_HALF
+                            and game.rules.declare_seven_and_half):
+            continue
+        out.append((hand, game.draw_weight(hand, game.ms.empty)))
+    return out

@@ -1,0 +1,160 @@
+"""``sette train`` on tiny budgets: every command, resume after a kill, models as agents."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agents import make_agent
+from envs.single_seat import PlayerEnv
+from train import config as cfg
+from train.cli import main
+
+TINY = """
+[player]
+timesteps = {player}
+[bank]
+timesteps = 512
+[selfplay]
+rounds = 1
+player_timesteps = 256
+bank_timesteps = 256
+pool_size = 1
+[run]
+n_envs = 2
+checkpoint_every = 256
+eval_every = 512
+eval_hands = 100
+progress_bar = false
+[ppo]
+n_steps = 128
+batch_size = 64
+n_epochs = 2
+net_arch = [16, 16]
+[evaluate]
+hands = 200
+thresholds = [4.5, 5.5]
+"""
+
+
+def _config(tmp_path: Path, player_steps: int = 512) -> Path:
+    path = tmp_path / "tiny.toml"
+    path.write_text(TINY.format(player=player_steps))
+    return path
+
+
+def test_default_train_runs_every_stage_and_reports(tmp_path: Path, capsys) -> None:
+    run = tmp_path / "run"
+    assert main(["train", "--config", str(_config(tmp_path)), "--run-dir", str(run),
+                 "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "learned player" in out and "learned selfplay bank" in out
+    record = json.loads((run / "run.json").read_text())
+    assert record["seed"] == 3 and record["command"] == "all"
+    assert {"torch", "sb3-contrib", "gymnasium"} <= set(record["versions"])
+    assert cfg.load(run / "config.toml").run.seed == 3
+    for stage in ("player", "bank", "selfplay/round1-player", "selfplay/round1-bank",
+                  "selfplay/player", "selfplay/bank"):
+        assert (run / stage / "model.zip").is_file(), stage
+    assert list((run / "player" / "tensorboard").rglob("events.out.tfevents.*"))
+    assert list((run / "player" / "checkpoints").glob("ckpt_*_steps.zip"))
+    assert "vs best threshold" in (run / "evaluation.md").read_text()
+    stage = json.loads((run / "player" / "stage.json").read_text())
+    assert 0 < stage["env_share"] < 1 and "reader" in stage["eval"]
+
+
+@pytest.mark.parametrize("command", ["bank", "selfplay"])
+def test_each_command_runs_alone(tmp_path: Path, command: str) -> None:
+    run = tmp_path / command
+    assert main(["train", command, "--config", str(_config(tmp_path)), "--run-dir", str(run),
+                 "--seats", "3"]) == 0
+    folder = run / ("bank" if command == "bank" else "selfplay/bank")
+    assert (folder / "model.zip").is_file()
+
+
+def test_a_saved_model_loads_as_an_agent_and_acts_like_the_model(tmp_path: Path) -> None:
+    from sb3_contrib import MaskablePPO
+
+    run = tmp_path / "run"
+    assert main(["train", "player", "--config", str(_config(tmp_path)),
+                 "--run-dir", str(run)]) == 0
+    agent = make_agent(f"model:{run / 'player'}")
+    model = MaskablePPO.load(run / "player" / "model.zip", device="cpu")
+    env = PlayerEnv("catalan", 2, opponents="reader")
+    obs, _info = env.reset(seed=0)
+    for _ in range(200):
+        mask = env.action_masks()
+        action = agent.act(obs, mask)
+        expected, _ = model.predict(obs, action_masks=mask, deterministic=True)
+        assert action == int(expected) and mask[action]
+        obs, _r, terminated, _t, _i = env.step(action)
+        if terminated:
+            obs, _info = env.reset()
+
+
+def test_resume_continues_a_killed_run(tmp_path: Path, capsys) -> None:
+    run = tmp_path / "run"
+    command = [sys.executable, "-m", "train.cli", "train", "player", "--config",
+               str(_config(tmp_path, player_steps=100_000)), "--run-dir", str(run)]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               cwd=Path(__file__).resolve().parents[1])
+    checkpoints = run / "player" / "checkpoints"
+    deadline = time.monotonic() + 120
+    while not list(checkpoints.glob("ckpt_*_steps.zip")):
+        assert process.poll() is None, "training stopped before its first checkpoint"
+        assert time.monotonic() < deadline, "no checkpoint within 120 s"
+        time.sleep(0.2)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait()
+    assert not (run / "player" / "model.zip").exists()
+    # Finish quickly: the resumed run reads its budget from the run's config.
+    config_file = run / "config.toml"
+    config_file.write_text(config_file.read_text().replace("timesteps = 100000",
+                                                           "timesteps = 1024"))
+    assert main(["train", "--resume", str(run)]) == 0
+    assert "resuming from ckpt_" in capsys.readouterr().out
+    assert json.loads((run / "player" / "stage.json").read_text())["timesteps"] >= 1024
+    assert main(["train", "--resume", str(run)]) == 0
+    assert "done already" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["train", "--rules", "klondike"], "unknown preset 'klondike'; presets are: catalan"),
+    (["train", "--set", "ppo.learning_rat=0.1"], "unknown key 'learning_rat' in [ppo]; keys"),
+    (["train", "--set", "player.opponents=['wizard']"], "unknown agent 'wizard'"),
+    (["train", "--set", "run.vec_env='threads'"], "run.vec_env must be 'dummy' or 'subproc'"),
+    (["train", "--resume", "."], "is not a sette training run"),
+    (["train", "--resume", "nowhere/at/all"], "does not exist"),
+])
+def test_errors_name_the_problem_and_the_choices(tmp_path: Path, capsys, monkeypatch,
+                                                 argv: list[str], message: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_config_files_reject_unknown_sections_and_wrong_types(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[trainer]\nx = 1\n")
+    with pytest.raises(cfg.ConfigError, match=r"unknown section \[trainer\]; sections are"):
+        cfg.load(bad)
+    bad.write_text("[run]\nn_envs = 'many'\n")
+    with pytest.raises(cfg.ConfigError, match="run.n_envs must be an integer"):
+        cfg.load(bad)
+    assert cfg.from_mapping(cfg.TrainConfig().to_dict()) == cfg.TrainConfig()
+
+
+def test_subprocess_vectorisation_trains(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    assert main(["train", "player", "--config", str(_config(tmp_path, player_steps=256)),
+                 "--run-dir", str(run), "--set", "run.vec_env='subproc'"]) == 0
+    assert (run / "player" / "model.zip").is_file()
+    assert np.isfinite(json.loads((run / "player" / "stage.json").read_text())["env_share"])

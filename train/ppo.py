@@ -1,0 +1,244 @@
+"""One training stage: MaskablePPO (sb3-contrib, torch on the CPU) on a single-seat view.
+
+A *stage* trains one role — the player on ``sette/Player-v0`` or the bank on
+``sette/Bank-v0`` — against fixed opponents, in its own folder::
+
+    STAGE/
+      checkpoints/ckpt_<steps>_steps.zip   every run.checkpoint_every steps
+      tensorboard/                          episode reward, losses, eval/*, time/*
+      model.zip                             the trained model, once done
+      stage.json                            steps, wall time, environment share
+
+``train_stage`` resumes by itself: with ``model.zip`` present the stage is
+done and skipped; otherwise the newest checkpoint is loaded and training goes
+on for the steps that remain (a run killed mid-stage loses at most
+``checkpoint_every`` steps). The environments are vectorised
+(``DummyVecEnv`` or ``SubprocVecEnv``), wrapped in ``VecMonitor`` for episode
+rewards and in :class:`EnvTimer`, which measures the share of the wall time
+spent inside the environments (stepping, resetting, fetching masks).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback, CallbackList
+from stable_baselines3.common.vec_env import (DummyVecEnv, SubprocVecEnv, VecEnv,
+                                              VecEnvWrapper, VecMonitor)
+
+from agents.learned import MODEL_FILE, LearnedAgent
+from envs.rules import Rules
+from envs.single_seat import BankEnv, PlayerEnv, PolicyLike
+from evaluate.ev import compare
+from train.config import TrainConfig
+
+VIEWS = {"player": PlayerEnv, "bank": BankEnv}
+_CKPT = re.compile(r"ckpt_(\d+)_steps\.zip$")
+
+
+def make_view(role: str, rules: Rules, num_seats: int, table_hands: int,
+              opponents: Mapping[str, Any]) -> PlayerEnv | BankEnv:
+    """The single-seat view a ``role`` trains on (a picklable factory for worker processes)."""
+    return VIEWS[role](rules=rules, num_seats=num_seats, opponents=dict(opponents),
+                       table_hands=table_hands)
+
+
+class EnvTimer(VecEnvWrapper):
+    """Accumulates the wall time spent in the wrapped environments."""
+
+    def __init__(self, venv: VecEnv) -> None:
+        super().__init__(venv)
+        self.seconds = 0.0
+
+    def reset(self) -> Any:
+        start = time.perf_counter()
+        obs = self.venv.reset()
+        self.seconds += time.perf_counter() - start
+        return obs
+
+    def step_wait(self) -> Any:
+        start = time.perf_counter()
+        out = self.venv.step_wait()
+        self.seconds += time.perf_counter() - start
+        return out
+
+    def env_method(self, method_name: str, *args: Any, indices: Any = None,
+                   **kwargs: Any) -> list[Any]:
+        start = time.perf_counter()
+        out = self.venv.env_method(method_name, *args, indices=indices, **kwargs)
+        self.seconds += time.perf_counter() - start
+        return out
+
+
+def make_vec_env(role: str, config: TrainConfig, opponents: Mapping[str, Any],
+                 seed: int) -> EnvTimer:
+    """``run.n_envs`` views of ``role``, vectorised, monitored and timed."""
+    table = config.table
+    rules = Rules.resolve(table.rules)
+    factory = partial(make_view, role, rules, table.num_seats, table.table_hands, opponents)
+    fns: list[Callable[[], Any]] = [factory] * config.run.n_envs
+    venv: VecEnv
+    if config.run.vec_env == "subproc":
+        venv = SubprocVecEnv(fns)
+    else:
+        venv = DummyVecEnv(fns)
+    venv.seed(seed)
+    return EnvTimer(VecMonitor(venv))
+
+
+class StageCallback(BaseCallback):
+    """Checkpoints, periodic evaluation against the baselines, and time accounting."""
+
+    def __init__(self, stage_dir: Path, role: str, config: TrainConfig,
+                 baselines: Mapping[str, PolicyLike], table_players: PolicyLike,
+                 timer: EnvTimer) -> None:
+        super().__init__()
+        self.stage_dir = stage_dir
+        self.role = role
+        self.config = config
+        self.baselines = baselines
+        self.table_players = table_players
+        self.timer = timer
+        self.started = time.perf_counter()
+        self._next_checkpoint = 0
+        self._next_eval = 0
+
+    def _on_training_start(self) -> None:
+        run = self.config.run
+        steps = self.num_timesteps
+        self._next_checkpoint = steps + run.checkpoint_every
+        self._next_eval = steps + run.eval_every
+
+    def _on_step(self) -> bool:
+        steps = self.num_timesteps
+        if steps >= self._next_checkpoint:
+            self._next_checkpoint += self.config.run.checkpoint_every
+            save_checkpoint(self.model, self.stage_dir, steps)
+        if steps >= self._next_eval:
+            self._next_eval += self.config.run.eval_every
+            self.evaluate()
+        return True
+
+    def evaluate(self) -> dict[str, float]:
+        """EV of the current policy against each baseline (TensorBoard ``eval/ev_vs_<spec>``)."""
+        learned = LearnedAgent.from_policy(self.model.policy)
+        table = self.config.table
+        results = {}
+        for spec, opponent in self.baselines.items():
+            opponents = ({"bank": opponent, "players": self.table_players}
+                         if self.role == "player" else {"players": opponent})
+            comparison = compare({"learned": learned}, self.role, opponents, table.rules,
+                                 table.num_seats, self.config.run.eval_hands,
+                                 seed=self.config.evaluate.seed, table_hands=table.table_hands)
+            results[spec] = comparison.ev["learned"].mean
+            self.logger.record(f"eval/ev_vs_{spec}", results[spec])
+        return results
+
+    def _on_rollout_end(self) -> None:
+        wall = time.perf_counter() - self.started
+        self.logger.record("time/env_share", self.timer.seconds / max(wall, 1e-9))
+
+
+def latest_checkpoint(stage_dir: Path) -> tuple[Path, int] | None:
+    """The newest checkpoint of a stage and its step count, if any."""
+    found = []
+    for path in (stage_dir / "checkpoints").glob("ckpt_*_steps.zip"):
+        match = _CKPT.search(path.name)
+        if match:
+            found.append((int(match.group(1)), path))
+    if not found:
+        return None
+    steps, path = max(found)
+    return path, steps
+
+
+def save_checkpoint(model: MaskablePPO, stage_dir: Path, steps: int) -> Path:
+    """Save ``model`` as ``checkpoints/ckpt_<steps>_steps.zip`` (written, then renamed)."""
+    folder = stage_dir / "checkpoints"
+    folder.mkdir(parents=True, exist_ok=True)
+    final = folder / f"ckpt_{steps}_steps.zip"
+    partial_path = folder / f"partial_{steps}.zip"
+    model.save(partial_path)
+    partial_path.replace(final)
+    return final
+
+
+def _policy_kwargs(config: TrainConfig) -> dict[str, Any]:
+    activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[config.ppo.activation]
+    arch = list(config.ppo.net_arch)
+    return {"net_arch": {"pi": arch, "vf": arch}, "activation_fn": activation}
+
+
+def train_stage(stage_dir: Path, role: str, config: TrainConfig,
+                opponents: Mapping[str, Any], timesteps: int, seed: int,
+                baselines: Mapping[str, PolicyLike], table_players: PolicyLike,
+                init_from: Path | None = None, log: Callable[[str], None] = print) -> Path:
+    """Train (or finish training) one stage and return its ``model.zip`` (module doc).
+
+    ``opponents``: the view's opponents (``{"bank": ..., "players": ...}``);
+    ``baselines``: spec -> policy of the other role, evaluated against
+    periodically; ``init_from``: a model to start from instead of fresh
+    weights (self-play rounds continue the previous round's network).
+    """
+    stage_dir.mkdir(parents=True, exist_ok=True)
+    model_file = stage_dir / MODEL_FILE
+    if model_file.is_file():
+        log(f"  {stage_dir.name}: done already ({model_file})")
+        return model_file
+    torch.set_num_threads(config.run.torch_threads)
+    env = make_vec_env(role, config, opponents, seed)
+    ppo = config.ppo
+    checkpoint = latest_checkpoint(stage_dir)
+    if checkpoint is not None:
+        path, done_steps = checkpoint
+        log(f"  {stage_dir.name}: resuming from {path.name} ({done_steps} steps done)")
+        model = MaskablePPO.load(path, env=env, device="cpu")
+    elif init_from is not None:
+        done_steps = 0
+        log(f"  {stage_dir.name}: starting from {init_from}")
+        model = MaskablePPO.load(init_from, env=env, device="cpu")
+        model.tensorboard_log = str(stage_dir / "tensorboard")
+        model.set_random_seed(seed)
+    else:
+        done_steps = 0
+        model = MaskablePPO(
+            "MlpPolicy", env, learning_rate=ppo.learning_rate, n_steps=ppo.n_steps,
+            batch_size=ppo.batch_size, n_epochs=ppo.n_epochs, gamma=ppo.gamma,
+            gae_lambda=ppo.gae_lambda, clip_range=ppo.clip_range, ent_coef=ppo.ent_coef,
+            vf_coef=ppo.vf_coef, max_grad_norm=ppo.max_grad_norm,
+            policy_kwargs=_policy_kwargs(config), tensorboard_log=str(stage_dir / "tensorboard"),
+            seed=seed, device="cpu", verbose=0)
+    remaining = max(timesteps - done_steps, 0)
+    callback = StageCallback(stage_dir, role, config, baselines, table_players, env)
+    started = time.perf_counter()
+    model.learn(total_timesteps=remaining, callback=CallbackList([callback]),
+                reset_num_timesteps=checkpoint is None, tb_log_name=role,
+                progress_bar=config.run.progress_bar)
+    wall = time.perf_counter() - started
+    final_eval = callback.evaluate()
+    model.logger.dump(model.num_timesteps)
+    model.save(model_file)
+    env.close()
+    share = env.seconds / max(wall, 1e-9)
+    record = {"role": role, "timesteps": int(model.num_timesteps), "wall_s": round(wall, 1),
+              "env_seconds": round(env.seconds, 1), "env_share": round(share, 3),
+              "steps_per_s": round(remaining / max(wall, 1e-9), 1), "eval": final_eval}
+    (stage_dir / "stage.json").write_text(json.dumps(record, indent=2) + "\n")
+    log(f"  {stage_dir.name}: {model.num_timesteps} steps in {wall:.0f}s "
+        f"({record['steps_per_s']:.0f} steps/s, {share:.0%} of it in the environment); "
+        + ", ".join(f"EV vs {k} {v:+.3f}" for k, v in final_eval.items()))
+    return model_file
+
+
+def seeds_for(seed: int, count: int) -> Sequence[int]:
+    """Independent seeds for the stages of a run, the same for the same ``seed``."""
+    return [int(s) for s in np.random.SeedSequence(seed).generate_state(count, dtype=np.uint32)]

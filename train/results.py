@@ -1,0 +1,165 @@
+"""The results table of the README: learned policies against the best threshold baselines.
+
+    python -m train.results                      # train both tables, then evaluate
+    python -m train.results --run 2=RUN2 --run 4=RUN4   # evaluate existing runs
+
+For each table (``catalan``, 2 seats and 4 seats) it runs the default
+``sette train`` pipeline (unless given a finished run), then measures on the
+same deals (common random numbers):
+
+* players against the table-reading bank (``reader``; other player seats
+  ``careful``): every threshold player ``t`` in 3.5…7, the careful heuristic
+  and the learned players;
+* banks against the careful heuristic players: every threshold bank, the
+  table reader and the learned banks.
+
+Thresholds are first screened on ``--screen-hands`` hands; the best one is
+then played again on the full ``--hands`` with the other candidates, so every
+EV in the table comes from ``--hands`` hands, and "vs best" is the paired
+difference on those deals with its 95% interval. The target is met when the
+learned EV is at least the best threshold's minus 0.005. Candidates run in
+``--workers`` processes. Writes ``results.md`` and ``results.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents import make_agent
+from evaluate.ev import compare, paired_difference, ratio_estimate
+from train.config import TrainConfig
+from train.pipeline import Run, new_run, open_run
+
+TOLERANCE = 0.005
+ROLES = {"player": ("reader", "careful"), "bank": ("careful", None)}
+
+
+def _measure(task: tuple[str, str, str, int, int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """One candidate's per-table (chips, hands) in one role (runs in a worker process)."""
+    spec, role, rules, num_seats, hands, seed, table_hands = task
+    against, table_players = ROLES[role]
+    if role == "player":
+        opponents = {"bank": make_agent(against, rules=rules),
+                     "players": make_agent(table_players, rules=rules)}
+    else:
+        opponents = {"players": make_agent(against, rules=rules)}
+    result = compare({spec: make_agent(spec, rules=rules)}, role, opponents, rules, num_seats,
+                     hands, seed=seed, table_hands=table_hands)
+    return result.runs[spec]
+
+
+def evaluate_run(run_dir: Path, hands: int, screen_hands: int, pool: ProcessPoolExecutor,
+                 log: Any = print) -> dict[str, Any]:
+    """Screen thresholds, then measure the best one and the other candidates (module doc)."""
+    _command, config, record = open_run(run_dir)
+    table, e = config.table, config.evaluate
+    models = record.get("models", {})
+    out: dict[str, Any] = {"run": str(run_dir), "num_seats": table.num_seats,
+                           "rules": table.rules, "train_wall_s": record.get("wall_s"),
+                           "total_s": record.get("total_s"),
+                           "hands": hands}
+    for role, (against, _players) in ROLES.items():
+        base = (role, table.rules, table.num_seats)
+        thresholds = [f"threshold:{t:g}" for t in e.thresholds]
+        tail = (e.seed, table.table_hands)
+        screen = dict(zip(thresholds, pool.map(
+            _measure, [(s, *base, screen_hands, *tail) for s in thresholds])))
+        best = max(thresholds, key=lambda s: ratio_estimate(*screen[s]).mean)
+        learned = {f"learned {k}": f"model:{run_dir / v}" for k, v in models.items()
+                   if k.endswith(role)}
+        heuristic = {"careful" if role == "player" else "reader":
+                     "careful" if role == "player" else "reader"}
+        final = {best: best, **heuristic, **learned}
+        runs = dict(zip(final, pool.map(
+            _measure, [(spec, *base, hands, *tail) for spec in final.values()])))
+        rows = {}
+        for name, run in runs.items():
+            ev = ratio_estimate(*run)
+            diff = paired_difference(run, runs[best])
+            rows[name] = {"ev": ev.mean, "ci": ev.half_width, "hands": ev.hands,
+                          "vs_best": diff.mean, "vs_best_ci": diff.half_width,
+                          "target_met": ev.mean >= ratio_estimate(*runs[best]).mean - TOLERANCE}
+        out[role] = {"against": against, "best_threshold": best,
+                     "screen": {s: ratio_estimate(*screen[s]).mean for s in thresholds},
+                     "rows": rows}
+        log(f"  {table.num_seats} seats, {role}s: best {best}; "
+            + "; ".join(f"{k} {v['ev']:+.4f}±{v['ci']:.4f}" for k, v in rows.items()))
+    return out
+
+
+def markdown(results: list[dict[str, Any]], hands: int, screen_hands: int) -> str:
+    """The README table."""
+    lines = [f"EV per hand in units of `min_bet` on `catalan`, {hands:,} hands per candidate "
+             f"(thresholds 3.5…7 screened on {screen_hands:,}), same deals for every "
+             f"candidate; ± is the 95% interval; \"vs best\" is the paired difference to the "
+             f"best threshold. Target: learned ≥ best threshold − {TOLERANCE}.", "",
+             "| seats | role | against | candidate | EV per hand | vs best threshold | "
+             "target |", "|---|---|---|---|---|---|---|"]
+    for res in results:
+        for role in ROLES:
+            block = res[role]
+            for name, row in block["rows"].items():
+                target = ("met" if row["target_met"] else "**missed**") \
+                    if name.startswith("learned") else ""
+                label = f"`{name}`" + (" (best threshold)" if name == block["best_threshold"]
+                                       else "")
+                lines.append(f"| {res['num_seats']} | {role} | `{block['against']}` | {label} | "
+                             f"{row['ev']:+.4f} ± {row['ci']:.4f} | "
+                             f"{row['vs_best']:+.4f} ± {row['vs_best_ci']:.4f} | {target} |")
+    walls = ", ".join(
+        f"{r['num_seats']} seats {r['train_wall_s'] / 60:.1f} min"
+        + (f" ({r['total_s'] / 60:.1f} min with its closing table)" if r.get("total_s") else "")
+        for r in results if r.get("train_wall_s"))
+    lines += ["", f"Wall time of `sette train` (player, bank, self-play): {walls}."]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seats", type=int, nargs="+", default=[2, 4])
+    parser.add_argument("--run", action="append", default=[], metavar="SEATS=RUN_DIR",
+                        help="evaluate this finished run for that table instead of training")
+    parser.add_argument("--hands", type=int, default=200_000)
+    parser.add_argument("--screen-hands", type=int, default=50_000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=Path("runs/results"))
+    args = parser.parse_args(argv)
+    given = {}
+    for item in args.run:
+        seats, _, path = item.partition("=")
+        given[int(seats)] = Path(path)
+    args.out.mkdir(parents=True, exist_ok=True)
+    run_dirs = {}
+    for seats in args.seats:
+        if seats in given:
+            run_dirs[seats] = given[seats]
+            continue
+        config = TrainConfig()
+        config.table.num_seats = seats
+        run_dir = new_run("all", config, args.out / f"catalan-{seats}seats")
+        _c, config, record = open_run(run_dir)
+        Run(run_dir, config, record).execute("all")
+        run_dirs[seats] = run_dir
+    started = time.perf_counter()
+    with ProcessPoolExecutor(args.workers) as pool:
+        results = [evaluate_run(run_dirs[s], args.hands, args.screen_hands, pool)
+                   for s in args.seats]
+    text = markdown(results, args.hands, args.screen_hands)
+    (args.out / "results.md").write_text(text + "\n", encoding="utf-8")
+    (args.out / "results.json").write_text(json.dumps(results, indent=2) + "\n",
+                                           encoding="utf-8")
+    print(text)
+    print(f"\nevaluation took {time.perf_counter() - started:.0f}s; written to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
