@@ -121,10 +121,10 @@ def read_run(path: str | Path) -> RunInfo:
     return info
 
 
-def package_versions() -> dict[str, str]:
-    """Python and the versions of the packages an evaluation depends on."""
+def package_versions(packages: Sequence[str] = PACKAGES) -> dict[str, str]:
+    """Python and the versions of ``packages`` (those an evaluation depends on)."""
     versions = {"python": platform.python_version()}
-    for name in PACKAGES:
+    for name in packages:
         try:
             versions[name] = metadata.version(name)
         except metadata.PackageNotFoundError:

@@ -26,12 +26,10 @@ on from the previous round's.
 from __future__ import annotations
 
 import json
-import platform
 import shutil
 import sys
 import time
 from datetime import datetime, timezone
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -39,6 +37,7 @@ from agents import PolicyPool, make_agent
 from agents.learned import MODEL_FILE, load_model
 from envs.rules import Rules
 from evaluate.ev import Comparison, compare
+from evaluate.report import package_versions
 from train import config as cfg
 from train.config import TrainConfig
 from train.ppo import seeds_for, train_stage
@@ -46,17 +45,6 @@ from train.ppo import seeds_for, train_stage
 PACKAGES = ("sette-e-mezzo", "torch", "stable-baselines3", "sb3-contrib", "gymnasium",
             "pettingzoo", "numpy")
 RUN_FILE, CONFIG_FILE = "run.json", "config.toml"
-
-
-def package_versions() -> dict[str, str]:
-    """Python and the versions of the packages a run depends on."""
-    versions = {"python": platform.python_version()}
-    for name in PACKAGES:
-        try:
-            versions[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            versions[name] = "not installed"
-    return versions
 
 
 def new_run(command: str, config: TrainConfig, run_dir: Path | None = None,
@@ -75,7 +63,7 @@ def new_run(command: str, config: TrainConfig, run_dir: Path | None = None,
     record = {"command": command, "seed": config.run.seed,
               "stage_seeds": list(seeds_for(config.run.seed, 2 + 2 * config.selfplay.rounds)),
               "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-              "argv": sys.argv, "versions": package_versions()}
+              "argv": sys.argv, "versions": package_versions(PACKAGES)}
     (run_dir / RUN_FILE).write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
     return run_dir
 
