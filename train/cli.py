@@ -1,9 +1,12 @@
 """The ``sette`` command line.
 
-    sette play                     simulate and show a few hands between scripted seats
-    sette rules [PRESET|FILE]      list the presets, or print every switch of one
-
-Later work adds ``train``, ``evaluate``, ``solve`` and ``report``.
+    sette train [player|bank|selfplay]   fit player and bank policies (the main job)
+    sette evaluate AGENT...              tournament: EV per hand and role with 95% intervals
+    sette variants                       the bank's edge per rule preset
+    sette report RUN_DIR...              a Markdown report with tables and plots
+    sette solve ev|best-response|...     exact heads-up values
+    sette play                           simulate and show a few hands between scripted seats
+    sette rules [PRESET|FILE]            list the presets, or print every switch of one
 """
 
 from __future__ import annotations
