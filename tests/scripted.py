@@ -14,8 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+import numpy as np
+
 from envs.cards import card_name
 from envs.engine import DECLARED, Engine, Hand
+from envs.observer import Observer, observation_slices
 from envs.rules import Rules
 
 
@@ -126,3 +129,15 @@ def table_total(engine: Engine) -> int:
     stakes = sum(h.bet + sum(stake for _, stake in getattr(h, "side_bets", ()))
                  for hands in engine.hands for h in hands if not h.settled)
     return sum(engine.chips) + stakes + engine.jackpot
+
+
+def seat_view(e: Engine, observer: int, seat: int, name: str) -> np.ndarray:
+    """Field ``name`` of ``seat``'s block in ``observer``'s observation (RULES.md §4)."""
+    n = e.num_seats
+    obs = Observer(e).observe(observer)
+    return obs[observation_slices(n)[f"seat_{(seat - observer) % n}.{name}"]]
+
+
+def global_view(e: Engine, observer: int, name: str) -> np.ndarray:
+    """Global field ``name`` of ``observer``'s observation."""
+    return Observer(e).observe(observer)[observation_slices(e.num_seats)[name]]

@@ -20,27 +20,13 @@ import numpy as np
 from envs.cards import parse_card
 from envs.engine import BANK, BUST, PLAY, STOOD, TRANSFER
 from envs.hands import MORT, SECRET
-from envs.observer import Observer, observation_slices
 from envs.rules import Rules
 
-try:
-    from scripted import cards, events, faces, hand_of, legal_names, play, start
-except ImportError:  # tests/ imported as a package
-    from tests.scripted import cards, events, faces, hand_of, legal_names, play, start
+from scripted import (cards, events, faces, global_view, hand_of, legal_names, play, seat_view,
+                      start)
 
 HOUSE = Rules.preset("catalan_house")
 ALL_BETS = ["bet_1", "bet_2", "bet_5", "bet_10"]
-
-
-def seat_view(e, observer: int, seat: int, name: str) -> np.ndarray:
-    """Field ``name`` of ``seat``'s block in ``observer``'s observation (RULES.md §4)."""
-    n = e.num_seats
-    obs = Observer(e).observe(observer)
-    return obs[observation_slices(n)[f"seat_{(seat - observer) % n}.{name}"]]
-
-
-def global_view(e, observer: int, name: str) -> np.ndarray:
-    return Observer(e).observe(observer)[observation_slices(e.num_seats)[name]]
 
 
 # ------------------------------------------------------------------ §6 mort

@@ -23,27 +23,15 @@ import pytest
 from envs.cards import card_name
 from envs.engine import BANK, BET, BUST, DECLARED, PLAY, PLAYING, STOOD
 from envs.hands import NONE, PAIR_OF_SEVENS, TRIPLE
-from envs.observer import Observer, observation_slices
 from envs.rules import Rules
 
-try:
-    from scripted import (cards, events, faces, hand_of, hand_starts, legal_names, play,
-                          start)
-except ImportError:  # tests/ imported as a package
-    from tests.scripted import (cards, events, faces, hand_of, hand_starts, legal_names, play,
-                                start)
+from scripted import (cards, events, faces, hand_of, hand_starts, legal_names, play, seat_view,
+                      start)
 
 PIT = Rules.preset("pagat_italian")
 PSP = Rules.preset("pagat_spanish")
 ITA = Rules.preset("italian")
 ALL_BETS = ["bet_1", "bet_2", "bet_5", "bet_10"]
-
-
-def seat_view(e, observer: int, seat: int, name: str) -> np.ndarray:
-    """Field ``name`` of ``seat``'s block in ``observer``'s observation (RULES.md §4)."""
-    n = e.num_seats
-    obs = Observer(e).observe(observer)
-    return obs[observation_slices(n)[f"seat_{(seat - observer) % n}.{name}"]]
 
 
 def bank_cards(e, bank: int = 0) -> list[str]:

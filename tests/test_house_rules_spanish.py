@@ -25,15 +25,10 @@ from envs.cards import parse_card
 from envs.engine import (AUCTION, BANK, BET, BUST, DECLARED, PLAY, SELL, SIDE_BET, STOOD,
                          TRANSFER, Engine)
 from envs.hands import FUSILAR
-from envs.observer import Observer, observation_slices
 from envs.rules import Rules
 
-try:
-    from scripted import (cards, events, faces, hand_of, hand_starts, legal_names, play,
-                          start)
-except ImportError:  # tests/ imported as a package
-    from tests.scripted import (cards, events, faces, hand_of, hand_starts, legal_names, play,
-                                start)
+from scripted import (cards, events, faces, global_view, hand_of, hand_starts, legal_names,
+                      play, seat_view, start)
 
 SPF = Rules.preset("spanish_full")
 ALL_BETS = ["bet_1", "bet_2", "bet_5", "bet_10"]
@@ -44,17 +39,6 @@ RAISES_FROM_10 = ["raise_1", "raise_2", "raise_5"]     # 10 + 100 would pass max
 def passes(e) -> list[str]:
     """Every player passes the side-bet round (RULES.md §6 side_bets)."""
     return [f"{s}:pass" for s in e.order]
-
-
-def seat_view(e, observer: int, seat: int, name: str) -> np.ndarray:
-    """Field ``name`` of ``seat``'s block in ``observer``'s observation (RULES.md §4)."""
-    n = e.num_seats
-    obs = Observer(e).observe(observer)
-    return obs[observation_slices(n)[f"seat_{(seat - observer) % n}.{name}"]]
-
-
-def global_view(e, observer: int, name: str) -> np.ndarray:
-    return Observer(e).observe(observer)[observation_slices(e.num_seats)[name]]
 
 
 # ------------------------------------------------------- §4.5 / §4.6 declare

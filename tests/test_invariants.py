@@ -33,10 +33,7 @@ from envs.engine import OVER, Engine
 from envs.rules import PRESETS as RULE_PRESETS
 from envs.rules import Rules
 
-try:
-    from scripted import table_total
-except ImportError:  # tests/ imported as a package
-    from tests.scripted import table_total
+from scripted import table_total
 
 PRESETS = tuple(RULE_PRESETS)
 MAX_HANDS = 10

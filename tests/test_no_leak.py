@@ -29,10 +29,7 @@ from envs.observer import Observer, observation_slices
 from envs.rules import PRESETS as RULE_PRESETS
 from envs.rules import Rules
 
-try:
-    from scripted import play, start
-except ImportError:  # tests/ imported as a package
-    from tests.scripted import play, start
+from scripted import play, start
 
 PRESETS = tuple(RULE_PRESETS)
 PLAYER_CHOICE = tuple(p for p in PRESETS if Rules.preset(p).hidden_cards == "player_choice")

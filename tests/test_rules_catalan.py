@@ -19,12 +19,8 @@ from envs.cards import card_name
 from envs.engine import BANK, BET, BUST, OVER, PLAY, STOOD, TRANSFER, Engine
 from envs.rules import Rules
 
-try:
-    from scripted import (cards, declared_seats, events, faces, hand_of, hand_starts,
-                          legal_names, play, start)
-except ImportError:  # tests/ imported as a package
-    from tests.scripted import (cards, declared_seats, events, faces, hand_of, hand_starts,
-                                legal_names, play, start)
+from scripted import (cards, declared_seats, events, faces, hand_of, hand_starts,
+                      legal_names, play, start)
 
 CAT = Rules.preset("catalan")
 NO_COVER = CAT.replace(bank_min_cover=False)

@@ -19,12 +19,8 @@ from envs.engine import BET, BUST, DECLARED, OVER, PLAY, STOOD, Engine
 from envs.observer import Observer, observation_slices
 from envs.rules import Rules
 
-try:
-    from scripted import (declared_seats, events, faces, hand_event_index, hand_of,
-                          hand_starts, legal_names, play, start)
-except ImportError:  # tests/ imported as a package
-    from tests.scripted import (declared_seats, events, faces, hand_event_index, hand_of,
-                                hand_starts, legal_names, play, start)
+from scripted import (declared_seats, events, faces, hand_event_index, hand_of,
+                      hand_starts, legal_names, play, start)
 
 PAG = Rules.preset("pagat")
 ALL_BETS = ["bet_1", "bet_2", "bet_5", "bet_10"]

@@ -19,12 +19,8 @@ from envs.cards import card_name
 from envs.engine import BANK, BET, BUST, PLAY, TRANSFER, Engine
 from envs.rules import Rules
 
-try:
-    from scripted import (events, faces, hand_event_index, hand_of,
-                          hand_starts, legal_names, play, start)
-except ImportError:  # tests/ imported as a package
-    from tests.scripted import (events, faces, hand_event_index, hand_of,
-                                hand_starts, legal_names, play, start)
+from scripted import (events, faces, hand_event_index, hand_of,
+                      hand_starts, legal_names, play, start)
 
 ESP = Rules.preset("spanish")
 ALL_BETS = ["bet_1", "bet_2", "bet_5", "bet_10"]

@@ -17,7 +17,7 @@ import sys
 from agents import make_agent
 from envs.engine import Engine
 from envs.observer import Observer
-from envs.render import table_text, transcript
+from envs.render import transcript
 from envs.rules import PRESETS, SWITCH_DOCS, Rules, RulesError
 from evaluate import eval_cli, solve_cli
 from train import train_cli
