@@ -309,9 +309,10 @@ class Observer:
         _, seat, status, index = event
         base = seat * SEAT_BLOCK + _STATUS
         self._table[base:base + 5] = _STATUS_ONE_HOT[status]
-        self._current[seat] = index
-        self._view(seat, index)
-        self._dirty.add(seat)
+        if index != self._current[seat] or index >= len(self._hands[seat]):
+            self._current[seat] = index  # another hand is now the seat's current one
+            self._view(seat, index)
+            self._dirty.add(seat)
 
     def _on_bet(self, event: tuple) -> None:
         _, seat, amount, index = event
