@@ -216,10 +216,6 @@ class Engine:
             return self.bank_hand
         return None
 
-    def players_in_hand(self) -> list[int]:
-        """Player seats taking part in the current hand, in turn order."""
-        return self.order
-
     def legal_actions(self) -> list[int]:
         """Indices of the actions the seat to act may take now (do not modify the list)."""
         legal = self._legal

@@ -27,7 +27,6 @@ from functools import lru_cache
 from envs.cards import HALF_POINTS, NUM_RANKS, SEVEN_AND_HALF
 
 NONE, PAIR_OF_SEVENS, TRIPLE, MORT, FUSILAR, SECRET = range(6)
-SPECIAL_NAMES = ("none", "pair_of_sevens", "triple", "mort", "fusilar", "secret")
 
 # Public status of a hand (what every seat can see).
 WAITING, PLAYING, STOOD, BUST, DECLARED = range(5)
