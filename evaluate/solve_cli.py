@@ -77,7 +77,10 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
 
     eq = sub.add_parser("equilibrium", parents=[common],
                         help="equilibrium value and strategies (sequence-form LP, HiGHS)")
-    _stakes_option(eq, "fixed")
+    _stakes_option(eq, "free")
+    eq.add_argument("--method", choices=("cuts", "full"), default="cuts",
+                    help="cuts: the LP decomposed by the bank's views, its rows generated "
+                         "(default); full: the whole sequence-form LP (small games only)")
     eq.set_defaults(func=_equilibrium)
 
 
@@ -245,12 +248,13 @@ def _exploitability(args: argparse.Namespace) -> int:
 
 def _equilibrium(args: argparse.Namespace) -> int:
     rules = _rules(args)
-    eq = equilibrium(rules, composition=args.shoe, stakes=args.stakes)
+    eq = equilibrium(rules, composition=args.shoe, stakes=args.stakes, method=args.method)
     game = eq.game
     ev = evaluate_policies(game, eq.player, eq.bank, record=True)
     ctx = _context(args, game)
     payload = {"command": "equilibrium", **ctx, "value": eq.value, "bank_value": -eq.value,
-               "exploitability": eq.check.total, "lp": eq.size, "seconds": eq.seconds,
+               "exploitability": eq.check.total, "method": eq.method, "lp": eq.size,
+               "seconds": eq.seconds,
                "player_strategy": strategy_json(game, eq.player, "player", ev.player_reach),
                "bank_strategy": strategy_json(game, eq.bank, "bank", ev.bank_reach)}
     lines = _header(ctx, "sette solve equilibrium: heads-up equilibrium (sequence-form LP, "
@@ -258,7 +262,7 @@ def _equilibrium(args: argparse.Namespace) -> int:
         f"value (player): {eq.value:+.6f} per hand   (bank: {-eq.value:+.6f})",
         f"check: exploitability of these strategies {eq.check.total:.2e}; LP "
         f"{eq.size['player_sequences']} player sequences, {eq.size['bank_decisions']} bank "
-        f"decisions, solved in {eq.seconds:.1f} s",
+        f"decisions, solved ({eq.method}) in {eq.seconds:.1f} s",
         "", player_table(game, eq.player, ev.player_reach), "",
         bank_table(game, eq.bank, ev.bank_reach)]
     return _emit(args, payload, lines)

@@ -11,7 +11,8 @@ exchangeability and why states are multisets of cards).
   of the other, on the responder's real information.
 * :func:`exploitability` — what each role gains by best-responding.
 * :func:`equilibrium` — the value and strategies of heads-up play
-  (:mod:`evaluate.solver_lp`, sequence-form LP solved with HiGHS).
+  (:mod:`evaluate.solver_lp`: the sequence-form LP, decomposed by the
+  bank's views and solved with HiGHS by generating the bank's rows).
 
 Policies (``player``, ``bank`` arguments) are spec strings (``"threshold:5"``,
 ``"random"``), agents following ``act(observation, action_mask)`` or
@@ -62,13 +63,22 @@ triplè, the pair of sevens and every §6 house rule, and any switch added to
 ``starting_chips`` and pays at most that), not a deep-stack assumption.
 
 Stakes: :func:`evaluate` follows the policies' bets and raises. Best
-responses and exploitability default to ``stakes="free"`` (bets and raises
-are decisions, as in the engine); the equilibrium defaults to ``"fixed"``
-(the smallest bet, no raises: the per-unit-stake game). ``"free"`` is exact
-for the equilibrium too; for ``before_deal`` presets it costs a few times
-the fixed LP, but with ``on_turn`` bets and ``bet_raise`` (``spanish``) the
-LP has about 356 000 rows and 4.2 million non-zeros and takes HiGHS well
-over the 10-minute target on a two-core machine.
+responses, exploitability and the equilibrium default to ``stakes="free"``
+(bets and raises are decisions, as in the engine: the real game);
+``"fixed"`` holds the player to the smallest bet with no raises (the
+per-unit-stake game, reported as such). The free equilibrium is exact and
+within the 10-minute target for every supported preset (one run on a
+two-core machine, the exploitability recheck included: ``pagat`` and
+``catalan`` about 6 s, ``spanish`` — bets on the turn after seeing the
+first card, plus raises — about 25 s; written out whole its LP has
+356 000 rows and 4.2 million non-zeros and took HiGHS well over ten
+minutes, see :mod:`evaluate.solver_lp`). Values per hand in units of
+``min_bet``, player's view, free (fixed): ``pagat`` -0.211355 (-0.211355),
+``catalan`` without the jackpot -0.183540 (-0.183540), ``spanish``
++0.566086 (-0.112885). With bets before the deal the stake tells the bank
+nothing and the player, behind, bets the minimum; betting after seeing the
+first card and raising on strong hands turn ``spanish`` in the player's
+favour.
 
 Policies queried through observations must be deterministic functions of
 (observation, mask); each information state is asked once (about 0.5 ms a
@@ -569,19 +579,28 @@ class Equilibrium:
     check: Exploitability
     """Exploitability of the returned strategies, recomputed by the best-response code."""
     size: dict[str, int]
-    """LP size: player sequences, bank decisions and sequences, non-zeros."""
+    """LP size: player sequences, bank decisions, non-zeros, and the method's own counts."""
     seconds: float
     """Wall time of the LP (build and solve)."""
+    method: str = "cuts"
+    """How the LP was solved: ``"cuts"`` (view-decomposed, default) or ``"full"``."""
+    gap: float = 0.0
+    """Upper minus lower bound on the value when the cutting planes stopped."""
 
 
 def equilibrium(rules: Rules | str | Any, composition: Composition = None,
-                stakes: str = "fixed") -> Equilibrium:
+                stakes: str = "free", method: str = "cuts") -> Equilibrium:
     """Equilibrium of the heads-up hand by the sequence-form LP (:mod:`evaluate.solver_lp`).
 
-    ``stakes="fixed"`` (default) solves per unit stake: the smallest bet, no
-    raises. ``"free"`` makes bets and raises decisions too (exact, larger).
+    ``stakes="free"`` (default) makes bets and raises decisions, as in the
+    engine; ``"fixed"`` solves per unit stake (the smallest bet, no raises).
+    ``method="cuts"`` (default) solves the LP decomposed by the bank's views,
+    generating its rows; ``"full"`` writes the whole sequence-form LP (same
+    value; practical on small games only). Either way the strategies are
+    rechecked by the best-response code (``check``).
     """
     game = make_game(rules, composition, (), stakes)
-    sol = solve_equilibrium(game)
+    sol = solve_equilibrium(game, method)
     check = exploitability_of(game, sol.player, sol.bank)
-    return Equilibrium(sol.value, sol.player, sol.bank, game, check, sol.size, sol.seconds)
+    return Equilibrium(sol.value, sol.player, sol.bank, game, check, sol.size, sol.seconds,
+                       sol.method, sol.gap)
