@@ -4,24 +4,32 @@ Per-hand EVs and their confidence intervals come from :mod:`evaluate.ev`
 (``ratio_estimate``, ``paired_difference``: tables are the independent units).
 This module adds what several *training seeds* of one method need, following
 Agarwal et al., "Deep RL at the Edge of the Statistical Precipice" (NeurIPS
-2021) and their library ``rliable``:
+2021), computed by their library ``rliable``:
 
 * :func:`iqm` — the interquartile mean: the mean of the middle 50 % of all
   scores (runs x tasks), robust to one lucky or broken seed yet less noisy
   than the median (``rliable.metrics.aggregate_iqm``);
 * :func:`probability_of_improvement` — ``P(X > Y)`` for a random run of
   method X against a random run of Y, ties counting one half, averaged over
-  tasks (the Mann-Whitney U statistic over ``n_x * n_y``;
-  ``rliable.metrics.probability_of_improvement``);
+  tasks (``rliable.metrics.probability_of_improvement``: the Mann-Whitney U
+  statistic over ``n_x * n_y``);
 * :func:`stratified_bootstrap` — percentile intervals from resampling the runs
-  *within each task* (``rliable.library.StratifiedBootstrap`` and
-  ``StratifiedIndependentBootstrap``).
+  *within each task* (``rliable.library.StratifiedBootstrap`` for one sample,
+  ``StratifiedIndependentBootstrap`` for several, each resampled on its own).
 
-Why not call ``rliable`` itself: its bootstrap draws from numpy's *global*
-random state (so results depend on whatever ran before), and version 1.2.0
-fails to import next to pandas 3 (its ``arch`` dependency breaks). The few
-lines below follow its definitions exactly, draw from one seeded generator,
-and ``tests/test_stats.py`` checks them against ``rliable`` where it imports.
+Seeding: rliable 1.2 draws the resampled run indices from numpy's *global*
+stream (``np.random.choice`` in ``update_indices``), not from the
+``random_state`` it hands to ``arch`` (which arch 7 deprecates with a
+``FutureWarning``). So no ``random_state`` is passed; the global stream is set
+from ``seed`` for the call and restored afterwards: the same ``seed`` gives
+the same intervals, and callers' own use of ``np.random`` is left as it was
+(not safe against *threads* drawing from ``np.random`` meanwhile; the
+tournament's workers are processes).
+
+rliable imports pandas, seaborn and arch (about 2 s), so it is imported on
+first use, never by ``import evaluate``. Pins (``pyproject.toml``, extra
+``train``): ``rliable>=1.2`` needs ``arch<8``, and arch 7.2 fails to import
+next to pandas 3, hence ``pandas<3``.
 
 Scores are arrays of shape ``(runs, tasks)``: one row per training seed, one
 column per task (here: a role, player or bank, in chips per hand).
@@ -29,13 +37,37 @@ column per task (here: a role, player or bank, in chips per hand).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
+from types import ModuleType
 
 import numpy as np
 
 DEFAULT_REPS = 10_000
-"""Bootstrap resamples (rliable uses 50,000; 10,000 moves a 95 % bound by < 1 % of its width)."""
+"""Bootstrap resamples. rliable's default is 50,000; 10,000 moves a 95 % bound
+by < 1 % of its width. Cost with rliable 1.2: about 0.2 ms per resample for
+an IQM, 1 ms per resample and task for a probability of improvement (one
+``scipy.stats.mannwhitneyu`` per task), so 10,000 resamples of a two-task
+comparison take about 20 s; the tournament asks for 2,000."""
+
+
+def _rliable() -> tuple[ModuleType, ModuleType]:
+    """``(rliable.library, rliable.metrics)``, imported on first use (they are slow to import)."""
+    from rliable import library, metrics
+
+    return library, metrics
+
+
+@contextmanager
+def _global_stream(seed: int) -> Iterator[None]:
+    """numpy's global stream seeded from ``seed`` inside the block, as it was after it."""
+    saved = np.random.get_state()
+    np.random.set_state(np.random.RandomState(np.random.MT19937(seed)).get_state())
+    try:
+        yield
+    finally:
+        np.random.set_state(saved)
 
 
 @dataclass(frozen=True)
@@ -70,54 +102,56 @@ def as_scores(scores: object, name: str = "scores") -> np.ndarray:
 def iqm(scores: object) -> float:
     """Interquartile mean of all entries: drop the lowest and highest quarter, average the rest.
 
-    Equal to ``scipy.stats.trim_mean(scores, 0.25, axis=None)``: with ``n``
-    entries, ``int(n / 4)`` are cut at each end.
+    ``rliable.metrics.aggregate_iqm``, i.e. ``scipy.stats.trim_mean(scores,
+    0.25, axis=None)``: with ``n`` entries, ``int(n / 4)`` are cut at each end.
     """
-    values = np.sort(as_scores(scores).ravel())
-    cut = int(0.25 * values.size)
-    return float(values[cut:values.size - cut].mean())
+    _library, metrics = _rliable()
+    return float(metrics.aggregate_iqm(as_scores(scores)))
 
 
 def probability_of_improvement(x: object, y: object) -> float:
     """``P(X > Y) + P(X = Y) / 2`` for one run of each, averaged over the tasks.
 
     ``x`` and ``y`` are ``(runs, tasks)`` scores of two methods (the run counts
-    may differ, the tasks must match).
+    may differ, the tasks must match); ``rliable.metrics.probability_of_improvement``.
     """
     sx, sy = as_scores(x, "x"), as_scores(y, "y")
     if sx.shape[1] != sy.shape[1]:
         raise ValueError(f"x has {sx.shape[1]} tasks but y has {sy.shape[1]}")
-    greater = (sx[:, None, :] > sy[None, :, :]).mean(axis=(0, 1))
-    equal = (sx[:, None, :] == sy[None, :, :]).mean(axis=(0, 1))
-    return float(np.mean(greater + 0.5 * equal))
+    _library, metrics = _rliable()
+    return float(metrics.probability_of_improvement(sx, sy))
 
 
 def stratified_bootstrap(statistic: Callable[..., float], *samples: object,
                          reps: int = DEFAULT_REPS, confidence: float = 0.95,
                          seed: int = 0) -> Interval:
-    """Percentile interval of ``statistic(*samples)`` by the stratified bootstrap.
+    """Percentile interval of ``statistic(*samples)`` by rliable's stratified bootstrap.
 
     Each sample (``(runs, tasks)``) is resampled on its own, the runs of every
     task drawn with replacement independently of the other tasks — the
     experiment repeated with new seeds on the same tasks. Deterministic for a
-    given ``seed``.
+    given ``seed`` (a non-negative integer).
     """
     if not samples:
         raise ValueError("stratified_bootstrap needs at least one sample")
-    if isinstance(reps, bool) or not isinstance(reps, int) or reps < 1:
+    if isinstance(reps, bool) or not isinstance(reps, (int, np.integer)) or reps < 1:
         raise ValueError(f"reps={reps!r} must be a positive integer")
     if not 0.0 < confidence < 1.0:
         raise ValueError(f"confidence={confidence!r} must lie strictly between 0 and 1")
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise ValueError(f"seed={seed!r} must be a non-negative integer")
     arrays = [as_scores(s, f"sample {i}") for i, s in enumerate(samples)]
-    rng = np.random.default_rng(seed)
-    picks = [rng.integers(0, a.shape[0], size=(reps,) + a.shape) for a in arrays]
-    values = np.empty(reps)
-    for k in range(reps):
-        values[k] = statistic(*(np.take_along_axis(a, p[k], axis=0)
-                                for a, p in zip(arrays, picks)))
-    alpha = 100.0 * (1.0 - confidence) / 2.0
-    low, high = np.percentile(values, [alpha, 100.0 - alpha])
-    return Interval(float(statistic(*arrays)), float(low), float(high))
+    library, _metrics = _rliable()
+    bootstrap = (library.StratifiedBootstrap(arrays[0]) if len(arrays) == 1
+                 else library.StratifiedIndependentBootstrap(*arrays))
+
+    def vector(*resampled: np.ndarray) -> np.ndarray:  # rliable wants a 1-d array
+        return np.array([statistic(*resampled)], dtype=np.float64)
+
+    with _global_stream(int(seed)):
+        bounds = bootstrap.conf_int(vector, reps=int(reps), size=confidence,
+                                    method="percentile")
+    return Interval(float(statistic(*arrays)), float(bounds[0, 0]), float(bounds[1, 0]))
 
 
 @dataclass
