@@ -2,7 +2,8 @@
 
 * :mod:`envs.cards` — the 40-card deck, card codes (``7o``, ``Rc``) and values;
 * :mod:`envs.rules` — ``Rules``: every switch of RULES.md, presets, rules files;
-* :mod:`envs.engine` — the pure-Python game engine (no RL imports);
+* :mod:`envs.engine` — the pure-Python game engine (no RL imports), compiled
+  with mypyc on install when possible (:mod:`envs._native`);
 * :mod:`envs.observer` — what one seat may see, as a vector with named slices;
 * :mod:`envs.sette_e_mezzo` — the PettingZoo AEC environment;
 * :mod:`envs.render` — text tables and episode transcripts;
@@ -17,11 +18,18 @@ and the single-seat views ``"sette/Player-v0"``, ``"sette/Bank-v0"`` and
 ``"sette/Seat-v0"`` with Gymnasium (``gymnasium.make("sette/Player-v0", ...)``).
 """
 
-from envs import sette_e_mezzo as sette_e_mezzo_v0
-from envs.engine import Engine
-from envs.rules import PRESETS, Rules, RulesError
+from envs import _native
 
-__all__ = ["Engine", "PRESETS", "Rules", "RulesError", "sette_e_mezzo_v0", "ENV_ID"]
+COMPILED, COMPILED_WHY = _native.install()
+"""Whether the engine runs compiled (mypyc) or from its Python sources, and why
+(:mod:`envs._native`; ``SETTE_PURE_PYTHON=1`` forces the sources)."""
+
+from envs import sette_e_mezzo as sette_e_mezzo_v0  # noqa: E402  (after the choice above)
+from envs.engine import Engine  # noqa: E402
+from envs.rules import PRESETS, Rules, RulesError  # noqa: E402
+
+__all__ = ["COMPILED", "COMPILED_WHY", "Engine", "PRESETS", "Rules", "RulesError",
+           "sette_e_mezzo_v0", "ENV_ID"]
 
 ENV_ID = "sette/sette_e_mezzo-v0"
 

@@ -39,6 +39,10 @@ Actions a preset does not use are always masked out.
 
 from __future__ import annotations
 
+from typing import Any
+
+from envs.cards import get_state, set_state
+
 STAND, HIT, REVEAL_HIT, TAKE_BANK, REFUSE_BANK, CLAIM_BANK = range(6)
 DOUBLE, SPLIT, CHANGE_FOUR, MORT, DECLINE, FUSILAR, PASS, SELL_BANK = range(6, 14)
 
@@ -72,6 +76,13 @@ class ActionLayout:
             + [f"bid_{k}" for k in self.ladder]
             + [f"side_bet_{o}_{k}" for o in range(1, MAX_OFFSET + 1) for k in self.ladder]
         )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as (class, constructor arguments, attributes): see envs.cards.get_state."""
+        return (ActionLayout, (self.ladder,), get_state(self))
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        set_state(self, state)
 
     def bet(self, k: int) -> int:
         """Index of ``bet_<k>``."""

@@ -63,10 +63,11 @@ def card_name(card: int) -> str:
     return RANK_CHARS[card % NUM_RANKS] + SUIT_CHARS[card // NUM_RANKS]
 
 
-def parse_card(name: str) -> int:
+def parse_card(name: object) -> int:
     """Card code of a two-character card name (``"7o"`` -> 6).
 
-    Raises ``ValueError`` naming the bad value and the valid characters.
+    Raises ``ValueError`` naming the bad value (a non-string too) and the
+    valid characters.
     """
     if not isinstance(name, str) or len(name) != 2:
         raise ValueError(
@@ -112,3 +113,24 @@ def format_half_points(total: int) -> str:
     if not half:
         return str(whole)
     return f"{whole}½" if whole else "½"
+
+
+# ------------------------------------------------------------------ pickling
+# The engine's classes are compiled by mypyc on install (envs._native), and a
+# compiled class neither has a __dict__ nor can be unpickled without calling
+# its __init__. Each class therefore pickles as (class, constructor arguments,
+# attributes), with the attributes read and restored by name; the same code
+# works compiled or not.
+def get_state(obj: object) -> dict[str, object]:
+    """The attributes of ``obj`` by name, whether its class is compiled or not."""
+    cls = type(obj)
+    names = getattr(cls, "__mypyc_attrs__", None) or getattr(cls, "__slots__", None)
+    if names is None:
+        return dict(vars(obj))
+    return {name: getattr(obj, name) for name in names if hasattr(obj, name)}
+
+
+def set_state(obj: object, state: dict[str, object]) -> None:
+    """Restore what :func:`get_state` read."""
+    for name, value in state.items():
+        setattr(obj, name, value)

@@ -57,7 +57,8 @@ import numpy as np
 from envs import actions as A
 from envs.actions import ActionLayout
 from envs.cards import (DECK_SIZE, HALF_POINTS, NUM_RANKS, SEVEN_AND_HALF, card_name,
-                        high_card_key, is_figure, new_shoe, parse_card, parse_cards)
+                        get_state, high_card_key, is_figure, new_shoe, parse_card,
+                        parse_cards, set_state)
 from envs.hands import (BUST, DECLARED, FUSILAR, MORT, NONE, PAIR_OF_SEVENS, PLAYING,
                         SECRET, STATUS_NAMES, STOOD, TRIPLE, WAITING, Hand)
 from envs.rules import Rules
@@ -83,8 +84,14 @@ class IllegalActionError(ValueError):
 class Engine:
     """Full state of a table of ``num_seats`` seats playing under ``rules``."""
 
-    def __init__(self, rules: Rules | str | None = None, num_seats: int = 4,
-                 max_hands: int | None = 10) -> None:
+    def __init__(self, rules: Rules | str | Any = None, num_seats: object = 4,
+                 max_hands: object = 10) -> None:
+        """``num_seats``: an int in 2..8; ``max_hands``: a positive int or None.
+
+        Parameters checked here are typed ``object``: the compiled core
+        (:mod:`envs`) enforces annotations on entry, and a wrong value must
+        reach the check that names it.
+        """
         self.rules = Rules.resolve(rules)
         if isinstance(num_seats, bool) or not isinstance(num_seats, int) or not (
                 MIN_SEATS <= num_seats <= MAX_SEATS):
@@ -93,8 +100,8 @@ class Engine:
         if max_hands is not None and (isinstance(max_hands, bool)
                                       or not isinstance(max_hands, int) or max_hands < 1):
             raise ValueError(f"max_hands={max_hands!r} must be a positive integer or None")
-        self.num_seats = num_seats
-        self.max_hands = max_hands
+        self.num_seats: int = num_seats
+        self.max_hands: int | None = max_hands
         self.layout = ActionLayout(self.rules.bet_ladder)
         self.wild = -1 if self.rules.wild_card == "none" else parse_card(self.rules.wild_card)
         self.phase = OVER
@@ -102,9 +109,17 @@ class Engine:
         self._legal: list[int] | None = None
         self._mask_cache: dict[tuple[int, ...], np.ndarray] = {}
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as (class, constructor arguments, attributes): see envs.cards.get_state."""
+        return (Engine, (self.rules, self.num_seats, self.max_hands), get_state(self))
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        set_state(self, state)
+
     # ------------------------------------------------------------------ reset
-    def reset(self, seed: int | None = None, deck: Sequence[str] | Sequence[int] | None = None,
-              bank: int | None = None, chips: Sequence[int] | None = None) -> None:
+    def reset(self, seed: int | np.integer | None = None,
+              deck: Sequence[str] | Sequence[int] | None = None,
+              bank: int | np.integer | None = None, chips: Sequence[int] | None = None) -> None:
         """Start an episode.
 
         ``deck`` puts those cards on top of the shoe in that draw order for the
@@ -184,9 +199,8 @@ class Engine:
         if isinstance(deck, str):
             cards = parse_cards(deck)
         else:
-            cards = [c if isinstance(c, (int, np.integer)) and not isinstance(c, bool)
-                     else parse_cards([c])[0] for c in deck]
-        cards = [int(c) for c in cards]
+            cards = [int(c) if isinstance(c, (int, np.integer)) and not isinstance(c, bool)
+                     else parse_card(c) for c in deck]
         for c in cards:
             if not 0 <= c < DECK_SIZE:
                 raise ValueError(f"deck card code {c!r} is not in 0..{DECK_SIZE - 1}")
@@ -233,7 +247,7 @@ class Engine:
             mask[legal] = 1
         return mask.copy()
 
-    def step(self, action: int) -> None:
+    def step(self, action: int | np.integer) -> None:
         """Apply the action of the seat to act, then play on to the next decision."""
         legal = self.legal_actions()
         if action not in legal:
@@ -809,7 +823,7 @@ class Engine:
             for hand in self.hands[s]:
                 self._reveal(hand)
         scale = 1.0 / self.rules.min_bet
-        self.pending_rewards = [(c - c0) * scale for c, c0 in zip(chips, self.hand_start_chips)]
+        self.pending_rewards = tuple([(c - c0) * scale for c, c0 in zip(chips, self.hand_start_chips)])
         self.rewarded = True
         self._log("chips", list(chips), self.jackpot)
         self._begin_transfer()
@@ -905,6 +919,7 @@ class Engine:
             self._end_hand(None)
             return
         buyer = self._next_bank_seat(self.bank + 1)
+        assert buyer is not None, "sell_bank is legal only when a seat can buy the bank"
         self._log("sell", self.bank, buyer)
         self.transfer_kind = "sale"
         self.transfer_queue = [buyer]
@@ -1020,7 +1035,7 @@ class Engine:
             self._log("first_bank", bank, f"bought for {amount} to each seat")
             # The price is paid now: every seat's reward for this step (units of min_bet).
             scale = 1.0 / self.rules.min_bet
-            self.pending_rewards = [(c - c0) * scale for c, c0 in zip(self.chips, before)]
+            self.pending_rewards = tuple([(c - c0) * scale for c, c0 in zip(self.chips, before)])
             self.rewarded = True
         self._open_first_hand(bank)
 

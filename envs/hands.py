@@ -23,8 +23,9 @@ Special hands (§4.8, §6), set on ``Hand.special``:
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
-from envs.cards import HALF_POINTS, NUM_RANKS, SEVEN_AND_HALF
+from envs.cards import HALF_POINTS, NUM_RANKS, SEVEN_AND_HALF, get_state, set_state
 
 NONE, PAIR_OF_SEVENS, TRIPLE, MORT, FUSILAR, SECRET = range(6)
 
@@ -85,6 +86,13 @@ class Hand:
         self.doubled = False
         self.side_bets: list[tuple[int, int]] = []  # (bettor seat, stake)
         self.splits = 0
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as (class, constructor arguments, attributes): see envs.cards.get_state."""
+        return (Hand, (self.seat,), get_state(self))
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        set_state(self, state)
 
     def add(self, card: int, face_up: bool, unseen: bool, wild: int) -> None:
         """Put ``card`` in the hand and rescore (``wild``: the wild card code or -1)."""

@@ -66,11 +66,12 @@ Each seat block (``SEAT_FIELDS``, offsets within the block):
 from __future__ import annotations
 
 from array import array
+from typing import Any
 
 import numpy as np
 
 from envs.cards import HALF_POINTS as _HALF
-from envs.cards import NUM_RANKS
+from envs.cards import NUM_RANKS, get_state, set_state
 from envs.engine import AUCTION, OVER, PHASE_NAMES, WAITING, Engine
 from envs.hands import best_total
 
@@ -154,6 +155,13 @@ class _HandView:
         self.bet = 0
         self.doubled = False
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as (class, constructor arguments, attributes): see envs.cards.get_state."""
+        return (_HandView, (), get_state(self))
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        set_state(self, state)
+
 
 class Observer:
     """Builds the observation vector of any seat from an engine's state.
@@ -181,14 +189,13 @@ class Observer:
         self._shoe_scale = 1.0 / (40 * r.decks)
         self._events: list | None = None
         self._cursor = 0
-        self._handlers = {
-            "card": self._on_card, "reveal": self._on_reveal, "status": self._on_status,
-            "bet": self._on_bet, "raise": self._on_raise, "double": self._on_double,
-            "split": self._on_split, "discarded": self._on_discarded,
-            "four_back": self._on_four_back, "side_bet": self._on_side_bet,
-            "hand": self._on_hand, "bank": self._on_bank, "first_bank": self._on_bank,
-            "over": self._on_over, "shuffle": self._on_shuffle,
-        }
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle as (class, constructor arguments, attributes): see envs.cards.get_state."""
+        return (Observer, (self.engine,), get_state(self))
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        set_state(self, state)
 
     # -------------------------------------------------------------- events
     def _restart(self) -> None:
@@ -380,6 +387,40 @@ class Observer:
         self._hand_bank = -1
         self._clear_hands(())
 
+    def _apply(self, event: tuple) -> None:
+        """Dispatch one event; the most frequent kinds are tested first."""
+        kind = event[0]
+        if kind == "action":
+            return
+        if kind == "status":
+            self._on_status(event)
+        elif kind == "card":
+            self._on_card(event)
+        elif kind == "reveal":
+            self._on_reveal(event)
+        elif kind == "bet":
+            self._on_bet(event)
+        elif kind == "hand":
+            self._on_hand(event)
+        elif kind == "bank" or kind == "first_bank":
+            self._on_bank(event)
+        elif kind == "shuffle":
+            self._on_shuffle(event)
+        elif kind == "raise":
+            self._on_raise(event)
+        elif kind == "double":
+            self._on_double(event)
+        elif kind == "split":
+            self._on_split(event)
+        elif kind == "discarded":
+            self._on_discarded(event)
+        elif kind == "four_back":
+            self._on_four_back(event)
+        elif kind == "side_bet":
+            self._on_side_bet(event)
+        elif kind == "over":
+            self._on_over(event)
+
     def _read_events(self) -> None:
         """Apply the events logged since the last call."""
         events = self.engine.events
@@ -388,11 +429,8 @@ class Observer:
         cursor = self._cursor
         if cursor == len(events):
             return
-        handlers = self._handlers
         for event in events[cursor:]:
-            handler = handlers.get(event[0])
-            if handler is not None:
-                handler(event)
+            self._apply(event)
         self._cursor = len(events)
         if self._dirty:
             for seat in self._dirty:
