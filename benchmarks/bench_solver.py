@@ -5,14 +5,16 @@
 * the equilibrium (sequence-form LP, HiGHS): < 10 min.
 
 Each figure is the wall time of one call from a cold start (no cache shared
-between calls), on the presets the solver supports (``catalan`` without the
-jackpot), with free stakes by default (bets and raises are decisions, as in
+between calls), on the presets the solver supports (``catalan`` with its
+jackpot: ``--jackpot N`` chips in the pot before the hand, default 0),
+with free stakes by default (bets and raises are decisions, as in
 the game; ``spanish`` free is the slowest equilibrium, about a minute on two
 cores), or ``--stakes fixed`` (smallest bet, no raises). The equilibrium
 time includes its exploitability recheck. Prints the values too, so a run
 doubles as a table of results.
 
     python benchmarks/bench_solver.py [--presets pagat catalan spanish] [--stakes fixed]
+                                     [--jackpot N]
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from evaluate.solver import best_response, equilibrium, evaluate
 TARGETS = {"ev": 1.0, "best response": 30.0, "equilibrium": 600.0}
 PRESETS = {
     "pagat": Rules.preset("pagat"),
-    "catalan": Rules.preset("catalan").replace(jackpot_ante=0),
+    "catalan": Rules.preset("catalan"),
     "spanish": Rules.preset("spanish"),
 }
 
@@ -46,28 +48,37 @@ def main() -> None:
     parser.add_argument("--presets", nargs="*", default=list(PRESETS), choices=list(PRESETS))
     parser.add_argument("--stakes", default="free", choices=("fixed", "free"),
                         help="stakes of the best responses and the equilibrium")
+    parser.add_argument("--jackpot", type=int, default=0,
+                        help="chips in the jackpot before the hand (catalan; default 0)")
     args = parser.parse_args()
     worst = dict.fromkeys(TARGETS, 0.0)
     print(f"{'':<9} {'what':<44} {'value':>10} {'seconds':>9}   (stakes {args.stakes})")
     for name in args.presets:
         rules = PRESETS[name]
-        print(name + (" (jackpot_ante=0)" if name == "catalan" else ""))
-        ev, t = timed(lambda: evaluate(rules, "threshold:5", "threshold:5.5"))
+        pot = args.jackpot if rules.jackpot_ante else None
+        print(name + (f" (jackpot {args.jackpot} chips before the hand's ante; player's "
+                      f"values include ante and pot, the bank's not)" if pot is not None
+                      else ""))
+        ev, t = timed(lambda: evaluate(rules, "threshold:5", "threshold:5.5", jackpot=pot))
         worst["ev"] = max(worst["ev"], t)
         print(f"{'':<9} {'EV threshold:5 vs threshold:5.5':<44} {ev.ev:>+10.6f} {t:>9.3f}")
         br, t = timed(lambda: best_response(rules, "player", "threshold:5.5",
-                                            stakes=args.stakes))
+                                            stakes=args.stakes, jackpot=pot))
         worst["best response"] = max(worst["best response"], t)
         print(f"{'':<9} {'best response of the player to threshold:5.5':<44} "
               f"{br.value:>+10.6f} {t:>9.3f}")
-        br, t = timed(lambda: best_response(rules, "bank", "threshold:5", stakes=args.stakes))
+        br, t = timed(lambda: best_response(rules, "bank", "threshold:5", stakes=args.stakes,
+                                            jackpot=pot))
         worst["best response"] = max(worst["best response"], t)
         print(f"{'':<9} {'best response of the bank to threshold:5':<44} "
               f"{br.value:>+10.6f} {t:>9.3f}")
-        eq, t = timed(lambda: equilibrium(rules, stakes=args.stakes))
+        eq, t = timed(lambda: equilibrium(rules, stakes=args.stakes, jackpot=pot))
         worst["equilibrium"] = max(worst["equilibrium"], t)
-        print(f"{'':<9} {f'equilibrium value (exploitability {eq.check.total:.1e})':<44} "
+        what = "equilibrium value" if eq.certified else "NOT an equilibrium: EV"
+        print(f"{'':<9} {f'{what} (exploitability {eq.check.total:.1e})':<44} "
               f"{eq.value:>+10.6f} {t:>9.3f}")
+        if eq.game.general_sum:
+            print(f"{'':<9} {'  the bank, on its own payoff':<44} {eq.bank_value:>+10.6f}")
         print(f"{'':<9}   LP ({eq.method}): {eq.size['player_sequences']} player sequences, "
               f"{eq.size['bank_decisions']} bank decisions, {eq.size.get('rows', 0)} rows "
               f"after {eq.size.get('rounds', 1)} rounds; solved in {eq.seconds:.1f} s")

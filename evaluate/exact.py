@@ -1,8 +1,8 @@
 """Exact heads-up numbers for reports, from the solver (:mod:`evaluate.solver`) where it applies.
 
 The solver values one hand between one player and the bank from a full
-shoe, with no sampling. It refuses rules it does not model (the jackpot, the
-matta, house rules…) and policies it cannot query; every such refusal comes
+shoe, with no sampling. It refuses rules it does not model (the matta, house
+rules…) and policies it cannot query; every such refusal comes
 out of this module as :class:`ExactUnavailable` with the solver's reason, so
 a report can print the reason and skip that number or plot.
 """
@@ -35,21 +35,26 @@ def _call(what: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
         raise ExactUnavailable(f"{what}: {exc}") from None
 
 
-def exact_ev(rules: Rules | str, player: Any, bank: Any) -> float:
-    """The player's exact EV per hand (units of ``min_bet``) of ``player`` against ``bank``.
+def exact_bank_edge(rules: Rules | str, player: Any, bank: Any) -> float:
+    """The bank's exact EV per hand (units of ``min_bet``) of ``bank`` against ``player``.
 
-    Policies are spec strings or agents, as :func:`evaluate.solver.evaluate` takes them.
+    Minus the player's EV, except with a jackpot (RULES.md §4.9): the ante
+    and the pot are the player's, not the bank's (the solver's pot before the
+    hand is empty: it holds this hand's ante only).
     """
     solver = _solver()
-    return float(_call("exact EV", solver.evaluate, rules, player, bank).ev)
+    return float(_call("exact bank edge", solver.evaluate, rules, player, bank).bank_ev)
 
 
 @dataclass(frozen=True)
 class BestResponseRow:
     """A policy in one role against a fixed opponent, next to the exact best response.
 
-    ``ev`` and ``best`` are the player's EV per hand (the bank's is minus it):
-    with the policy, and with the best response in its place.
+    ``ev`` and ``best`` are seen from the player's side, with the policy and
+    with the best response in its place: the player's own EV when the player
+    responds, the chips the player wins from the bank when the bank responds
+    (the bank's EV is minus that; with a jackpot the two differ by the
+    player's ante and pot, which are not the bank's).
     """
 
     rules: str

@@ -3,12 +3,16 @@
     sette solve ev --preset pagat --player threshold:5 --bank threshold:5.5
     sette solve best-response --preset pagat --role player --bank threshold:5.5
     sette solve exploitability --preset spanish --player threshold:5 --bank threshold:5.5
-    sette solve equilibrium --preset catalan --set jackpot_ante=0
+    sette solve equilibrium --preset catalan --jackpot 20
 
 Every subcommand takes ``--preset`` (a preset name or a rules ``.toml``),
 ``--set SWITCH=VALUE`` overrides, ``--shoe`` (the composition, default a
-full shoe) and ``--json``. Values are the player's expected net win per
-hand in units of ``min_bet`` (the bank's is minus it); see
+full shoe), ``--jackpot N`` (chips in the jackpot before this hand's ante,
+default 0; rules with ``jackpot_ante`` > 0) and ``--json``. Values are the
+player's expected net win per hand in units of ``min_bet``; without a
+jackpot the bank's is minus it. With a jackpot the player's EV includes its
+ante and the pot its natural may take, and the bank's EV (shown beside it)
+is minus the chips it pays the player: the pot is not the bank's. See
 :mod:`evaluate.solver` for the maths and what is supported.
 """
 
@@ -45,6 +49,10 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     common.add_argument("--shoe", default=None, metavar="COUNTS",
                         help="shoe composition: ten counts for ranks 1..7,S,C,R "
                              "('4,4,4,4,4,4,4,4,4,4') or changes to a full shoe ('7=2,S=0')")
+    common.add_argument("--jackpot", type=int, default=0, metavar="N",
+                        help="chips in the jackpot before this hand's ante (RULES.md §4.9; "
+                             "default 0: the pot a natural takes is this hand's ante); "
+                             "only with jackpot_ante > 0")
     common.add_argument("--json", action="store_true", help="print JSON instead of text")
 
     solve = subparsers.add_parser(
@@ -118,14 +126,31 @@ def _shoe(game: HeadsUpGame) -> str:
             + f" ({game.num_cards} cards)")
 
 
+def _jackpot(game: HeadsUpGame) -> dict[str, Any]:
+    r = game.rules
+    if not r.jackpot_ante:
+        return {"ante": 0, "pot_before": 0, "pot": 0, "pot_units": 0.0,
+                "text": "none (jackpot_ante=0)"}
+    return {"ante": r.jackpot_ante, "pot_before": game.jackpot, "pot": game.pot_chips,
+            "pot_units": game.pot,
+            "text": (f"the player antes {r.jackpot_ante} chip(s); assumed pot "
+                     f"{game.jackpot} chips before this hand's ante (--jackpot), so a natural "
+                     f"takes {game.pot_chips} chips ({game.pot:g} units) unless the bank "
+                     f"makes 7½; the player's EV includes ante and pot, the bank's does not")}
+
+
 def _context(args: argparse.Namespace, game: HeadsUpGame) -> dict[str, Any]:
     r = game.rules
     stake = ("free: bets and raises as the rules allow" if game.stakes == "free"
              else f"fixed: bet_{r.bet_ladder[0]}, no raises (values per that stake)")
+    units = (f"min_bet = {r.min_bet} chips; player's view (bank = minus)"
+             if not r.jackpot_ante else
+             f"min_bet = {r.min_bet} chips; player's view (the bank's EV is minus the chips "
+             f"it pays the player)")
     return {
         "rules": _label(args), "shoe": list(game.rank_counts), "shoe_text": _shoe(game),
-        "stakes": stake,
-        "units": f"min_bet = {r.min_bet} chips; player's view (bank = minus)",
+        "stakes": stake, "jackpot": _jackpot(game),
+        "units": units,
         "card_classes": list(game.class_names),
         "not_in_play": {k: f"{getattr(r, k)!r}: {why}" for k, why in IRRELEVANT_SWITCHES.items()},
         "coverage": f"the bank pays at most its {r.starting_chips} chips",
@@ -136,6 +161,7 @@ def _header(ctx: dict[str, Any], title: str) -> list[str]:
     return [title,
             f"rules: {ctx['rules']}   shoe: {ctx['shoe_text']}",
             f"stakes: {ctx['stakes']}; units: {ctx['units']}; coverage: {ctx['coverage']}",
+            f"jackpot: {ctx['jackpot']['text']}",
             "one hand, so not in play: " + ", ".join(
                 f"{k}={v.split(':')[0]}" for k, v in ctx["not_in_play"].items())]
 
@@ -158,18 +184,23 @@ def _policy(spec: str | None, flag: str, rules: Rules) -> SolverPolicy:
 def _ev(args: argparse.Namespace) -> int:
     rules = _rules(args)
     start = time.perf_counter()
-    result = evaluate(rules, args.player, args.bank, composition=args.shoe)
+    result = evaluate(rules, args.player, args.bank, composition=args.shoe,
+                      jackpot=args.jackpot)
     seconds = time.perf_counter() - start
     game = result.game
     ctx = _context(args, game)
     ctx["stakes"] = "as the policies bet and raise"
     payload = {"command": "ev", **ctx, "player": args.player, "bank": args.bank,
-               "ev": result.ev, "bank_ev": -result.ev, "player_bust": result.player_bust,
+               "ev": result.ev, "bank_ev": result.bank_ev, "chips_ev": result.chips_ev,
+               "jackpot_win": result.jackpot_win, "player_bust": result.player_bust,
                "player_win": result.player_win, "bank_bust": result.bank_bust,
                "expected_stake": result.expected_stake, "seconds": seconds}
     lines = _header(ctx, "sette solve ev: exact expected value of one heads-up hand") + [
         f"player {args.player}  vs  bank {args.bank}",
-        f"EV (player): {result.ev:+.6f} per hand   (bank: {-result.ev:+.6f})",
+        f"EV (player): {result.ev:+.6f} per hand   (bank: {result.bank_ev:+.6f})",
+        *([f"  = chips from the bank {result.chips_ev:+.6f} - ante {game.ante:g} + pot "
+           f"{game.pot:g} x {result.jackpot_win:.6f} (its natural takes the jackpot)"]
+          if game.rules.jackpot_ante else []),
         f"  player busts {100 * result.player_bust:.2f}%, is paid "
         f"{100 * result.player_win:.2f}%; bank busts {100 * result.bank_bust:.2f}%; "
         f"mean stake {result.expected_stake:.3f}",
@@ -186,7 +217,7 @@ def _best_response(args: argparse.Namespace) -> int:
     opponent = _policy(opp_spec, flag, rules)
     start = time.perf_counter()
     br = best_response(rules, args.role, opponent, composition=args.shoe, baseline=baseline,
-                       stakes=args.stakes)
+                       stakes=args.stakes, jackpot=args.jackpot)
     seconds = time.perf_counter() - start
     game = br.game
     if args.role == "player":
@@ -196,18 +227,20 @@ def _best_response(args: argparse.Namespace) -> int:
         ev = evaluate_policies(game, opponent, br.strategy, record=True)
         table, reach = bank_table(game, br.strategy, ev.bank_reach), ev.bank_reach
     ctx = _context(args, game)
-    gain = None if br.baseline is None else (
-        br.value - br.baseline if args.role == "player" else br.baseline - br.value)
+    gain = br.gain
     payload = {"command": "best-response", **ctx, "role": args.role, "opponent": opp_spec,
                "baseline": baseline, "value": br.value, "baseline_value": br.baseline,
+               "own_value": br.own_value, "player_ev": ev.ev, "bank_ev": ev.bank_ev,
                "gain": gain, "seconds": seconds,
                "strategy": strategy_json(game, br.strategy, args.role, reach)}
     side = "player" if args.role == "player" else "bank"
     lines = _header(ctx, f"sette solve best-response: the {side}'s best response to "
                          f"{opp_spec}") + [
-        f"EV (player) with the best response: {br.value:+.6f} per hand"]
+        f"EV (player) with the best response: {ev.ev:+.6f} per hand   "
+        f"(bank: {ev.bank_ev:+.6f})"]
     if br.baseline is not None:
-        lines.append(f"EV (player) with {baseline}: {br.baseline:+.6f}; the {side} gains "
+        own = br.baseline if args.role == "player" else -br.baseline
+        lines.append(f"EV ({side}) with {baseline}: {own:+.6f}; the {side} gains "
                      f"{gain:.6f} per hand by best-responding")
     lines += [f"solved exactly in {seconds:.2f} s", "", table]
     return _emit(args, payload, lines)
@@ -217,7 +250,7 @@ def _exploitability(args: argparse.Namespace) -> int:
     rules = _rules(args)
     start = time.perf_counter()
     x = exploitability(rules, as_policy(args.player, rules), as_policy(args.bank, rules),
-                       composition=args.shoe, stakes=args.stakes)
+                       composition=args.shoe, stakes=args.stakes, jackpot=args.jackpot)
     seconds = time.perf_counter() - start
     game = x.game
     ctx = _context(args, game)
@@ -225,8 +258,9 @@ def _exploitability(args: argparse.Namespace) -> int:
     vs_bank = evaluate_policies(game, x.player_response, bank, record=True)
     vs_player = evaluate_policies(game, player, x.bank_response, record=True)
     payload = {"command": "exploitability", **ctx, "player": args.player, "bank": args.bank,
-               "ev": x.ev, "player_best_response": x.player_best,
-               "bank_best_response": x.bank_best, "player_gain": x.player_gain,
+               "ev": x.ev, "bank_ev": x.bank_ev, "player_best_response": x.player_best,
+               "bank_best_response": x.bank_best, "bank_best_response_own": -x.bank_best,
+               "player_gain": x.player_gain,
                "bank_gain": x.bank_gain, "exploitability": x.total, "seconds": seconds,
                "player_response": strategy_json(game, x.player_response, "player",
                                                 vs_bank.player_reach),
@@ -234,9 +268,11 @@ def _exploitability(args: argparse.Namespace) -> int:
                                               vs_player.bank_reach)}
     lines = _header(ctx, "sette solve exploitability: gains from best-responding") + [
         f"player {args.player}  vs  bank {args.bank}",
-        f"EV (player): {x.ev:+.6f} per hand",
-        f"player's best response: {x.player_best:+.6f}  (the player gains {x.player_gain:.6f})",
-        f"bank's best response:   {x.bank_best:+.6f}  (the bank gains {x.bank_gain:.6f})",
+        f"EV (player): {x.ev:+.6f} per hand   (bank: {x.bank_ev:+.6f})",
+        f"player's best response: {x.player_best:+.6f} for the player  (the player gains "
+        f"{x.player_gain:.6f})",
+        f"bank's best response:   {-x.bank_best:+.6f} for the bank  (the bank gains "
+        f"{x.bank_gain:.6f})",
         f"exploitability (sum of both gains, NashConv): {x.total:.6f} per hand",
         f"solved exactly in {seconds:.2f} s",
         "", f"how the player exploits bank {args.bank}:",
@@ -248,19 +284,32 @@ def _exploitability(args: argparse.Namespace) -> int:
 
 def _equilibrium(args: argparse.Namespace) -> int:
     rules = _rules(args)
-    eq = equilibrium(rules, composition=args.shoe, stakes=args.stakes, method=args.method)
+    eq = equilibrium(rules, composition=args.shoe, stakes=args.stakes, method=args.method,
+                     jackpot=args.jackpot)
     game = eq.game
     ev = evaluate_policies(game, eq.player, eq.bank, record=True)
     ctx = _context(args, game)
-    payload = {"command": "equilibrium", **ctx, "value": eq.value, "bank_value": -eq.value,
-               "exploitability": eq.check.total, "method": eq.method, "lp": eq.size,
+    x = eq.check
+    if eq.certified:
+        verdict = ("a Nash equilibrium of the real hand (neither party gains by deviating, "
+                   "each on its own payoff)" if game.general_sum else "the equilibrium")
+    else:
+        verdict = ("NOT an equilibrium of the real hand: the zero-sum solution (bank also "
+                   f"spoiling the pot) leaves the player {x.player_gain:.2e} and the bank "
+                   f"{x.bank_gain:.2e} per hand to gain")
+    payload = {"command": "equilibrium", **ctx, "value": eq.value, "bank_value": eq.bank_value,
+               "certified": eq.certified, "general_sum": game.general_sum,
+               "player_gain": x.player_gain, "bank_gain": x.bank_gain,
+               "exploitability": x.total, "method": eq.method, "lp": eq.size,
                "seconds": eq.seconds,
                "player_strategy": strategy_json(game, eq.player, "player", ev.player_reach),
                "bank_strategy": strategy_json(game, eq.bank, "bank", ev.bank_reach)}
+    what = "value" if eq.certified else "EV of the LP strategies"
     lines = _header(ctx, "sette solve equilibrium: heads-up equilibrium (sequence-form LP, "
                          "HiGHS)") + [
-        f"value (player): {eq.value:+.6f} per hand   (bank: {-eq.value:+.6f})",
-        f"check: exploitability of these strategies {eq.check.total:.2e}; LP "
+        f"{what} (player): {eq.value:+.6f} per hand   (bank: {eq.bank_value:+.6f})",
+        f"these strategies are {verdict}",
+        f"check: exploitability (NashConv) of these strategies {x.total:.2e}; LP "
         f"{eq.size['player_sequences']} player sequences, {eq.size['bank_decisions']} bank "
         f"decisions, solved ({eq.method}) in {eq.seconds:.1f} s",
         "", player_table(game, eq.player, ev.player_reach), "",

@@ -5,8 +5,8 @@ No sampling: every figure is a finite sum over the game of
 exchangeability and why states are multisets of cards).
 
 * :func:`evaluate` — the exact EV of a pair of policies (player's view,
-  units of ``min_bet``; the bank's EV is minus it), following the policies'
-  bets and raises.
+  units of ``min_bet``; without a jackpot the bank's EV is minus it, with
+  one see *The jackpot* below), following the policies' bets and raises.
 * :func:`best_response` — the best response of one role to a fixed policy
   of the other, on the responder's real information.
 * :func:`exploitability` — what each role gains by best-responding.
@@ -48,16 +48,62 @@ policy gives it.
 ``max_x u(x, π_b) - EV`` and the bank's gain ``EV - min_y u(π_p, y)``; both
 are ≥ 0 and the sum is 0 exactly at an equilibrium.
 
+The jackpot
+-----------
+With ``jackpot_ante`` > 0 (RULES.md §4.9, ``catalan``) the player antes
+``a`` chips into a pot; with ``jackpot`` chips in it before this hand (a
+parameter everywhere, default 0: the pot depends on earlier hands) a
+natural takes ``pot = jackpot + a`` unless the bank's hand totals 7½, as in
+``Engine._settle`` (in units of ``min_bet`` below). Let ``Z`` be the chips
+the player wins from the bank. Then the payoffs are
+
+    player: ``Z - a + pot · [natural and bank ≠ 7½]``,   bank: ``-Z``,
+
+a general-sum game: the bank neither antes nor wins the pot. Every
+function reports on each party's own payoff: :class:`Evaluation` has the
+player's ``ev``, the bank's ``bank_ev`` (``-Z``) and the chance
+``jackpot_win``; the player best-responds on its payoff (the pot counts),
+the bank on ``-Z``; the NashConv is the player's gain plus the bank's gain,
+each on its own payoff, 0 exactly at a Nash equilibrium of the real hand.
+
+The equilibrium LP is zero-sum, so :func:`equilibrium` solves the zero-sum
+game on the *player's* payoff (the bank treated as if it also wanted to
+spoil the pot) and then checks the pair with the best responses above.
+The player's strategy is a best response by construction (same payoff).
+The bank's is one exactly when the chip-optimal and the pot-spoiling play
+coincide wherever it matters — and they pull the same way: against a
+natural the bank loses its chips unless it makes 7½, which is also the only
+way to spoil the pot, so a bank that knows it faces a natural chases 7½ in
+both games. They can differ only where the bank does *not* know: at a view
+that may hide a natural next to hands it beats by standing, the pot tilts
+the balance towards hitting. While the pot is small the LP's optimum does
+not move — the jackpot-free equilibrium stays optimal for the player's
+payoff (an LP optimum is stable under a small change of its
+coefficients); the bank's part of it is chip-optimal, so the pair is an
+exact Nash equilibrium of the real hand. This is not assumed: the check
+certifies it (``Equilibrium.certified``, NashConv ≤ 1e-9). When
+the pot grows large enough to change the player's play (it starts drawing
+to a natural where it would not for chips), the spoiling bank hits where a
+chip-minded bank would stand, the pair is *not* an equilibrium of the
+real hand, and the solver says so and reports the NashConv. ``catalan``
+(ante 1 chip, ``min_bet`` 10), free stakes: certified for every pot up to
+``jackpot`` = 24 chips (pot 25 chips, 2.5 units; NashConv ~1e-13); from
+``jackpot`` = 25 on the bank gains about 1e-3 units per hand (25: 1.1e-3,
+40: 2.1e-3, 100: 6.5e-3, 400: 5.2e-2) and the pair is reported as not an
+equilibrium.
+
 What is supported
 -----------------
 Rules: every switch of RULES.md §1–§4 that one heads-up hand can meet
 (``MODELLED_SWITCHES``), so every preset that leaves the house rules off —
-``catalan`` with ``jackpot_ante=0``, ``spanish``, ``pagat`` — and any rules
-file in that range (decks, bet ladder, ``natural_beats_bank_multicard``,
-``bank_must_chase_declared``, …). Refused by name (:class:`SolverError`),
-all offending switches in one message: ``jackpot_ante`` ≠ 0, the matta, the
-triplè, the pair of sevens and every §6 house rule, and any switch added to
-``Rules`` later unless it keeps its default. Irrelevant within one hand
+``catalan`` (with its jackpot: the pot before the hand is the ``jackpot``
+argument, ``--jackpot`` on the command line, default 0), ``spanish``,
+``pagat`` — and any rules file in that range (decks, bet ladder,
+``natural_beats_bank_multicard``, ``bank_must_chase_declared``,
+``jackpot_ante``, …). Refused by name (:class:`SolverError`), all
+offending switches in one message: the matta, the triplè, the pair of
+sevens and every §6 house rule (so a Mort never makes a natural here), and
+any switch added to ``Rules`` later unless it keeps its default. Irrelevant within one hand
 (and said so in every report): ``first_bank``, ``bank_transfer``,
 ``max_bank_hands``, ``reshuffle``. Coverage is exact (the bank holds
 ``starting_chips`` and pays at most that), not a deep-stack assumption.
@@ -75,7 +121,11 @@ first card, plus raises — about 25 s; written out whole its LP has
 minutes, see :mod:`evaluate.solver_lp`). Values per hand in units of
 ``min_bet``, player's view, free (fixed): ``pagat`` -0.211355 (-0.211355),
 ``catalan`` without the jackpot -0.183540 (-0.183540), ``spanish``
-+0.566086 (-0.112885). With bets before the deal the stake tells the bank
++0.566086 (-0.112885). ``catalan`` with its jackpot, free: the player
+-0.280963 with an empty pot before the hand (``jackpot`` 0: its natural
+takes the 1-chip ante back) and -0.229441 with ``jackpot`` 20, the bank
++0.183540 in both (certified Nash equilibria, with the chip value of
+the jackpot-free game). With bets before the deal the stake tells the bank
 nothing and the player, behind, bets the minimum; betting after seeing the
 first card and raising on strong hands turn ``spanish`` in the player's
 favour.
@@ -97,7 +147,8 @@ import numpy as np
 from envs import actions as A
 from envs.rules import Rules
 from evaluate.solver_game import (BANK_BUST, BUST, DECLARED, NUM_RESULTS, SEVEN_AND_HALF,
-                                  HeadsUpGame, SolverError, View, check_rules, view_hands)
+                                  SEVEN_MULTI, HeadsUpGame, SolverError, View, check_rules,
+                                  view_hands)
 from evaluate.solver_lp import solve_equilibrium
 from evaluate.solver_policies import Dist, SolverPolicy, TabularPolicy, as_policy
 
@@ -112,10 +163,15 @@ _TIE = 1e-12
 
 
 def make_game(rules: Rules | str | Any, composition: Composition = None,
-              policies: Sequence[SolverPolicy] = (), stakes: str = "free") -> HeadsUpGame:
-    """The game for ``rules`` and ``composition``, merging figures when every policy allows."""
+              policies: Sequence[SolverPolicy] = (), stakes: str = "free",
+              jackpot: int | None = None) -> HeadsUpGame:
+    """The game for ``rules`` and ``composition``, merging figures when every policy allows.
+
+    ``jackpot``: chips in the pot before this hand's ante (default 0; see
+    :class:`~evaluate.solver_game.HeadsUpGame`).
+    """
     merge = all(p.figure_symmetric for p in policies)
-    return HeadsUpGame(rules, composition, merge_figures=merge, stakes=stakes)
+    return HeadsUpGame(rules, composition, merge_figures=merge, stakes=stakes, jackpot=jackpot)
 
 
 # --------------------------------------------------------------------- bank side
@@ -226,7 +282,9 @@ class Evaluation:
     """Exact EV of a policy pair and how it comes about (probabilities of one hand)."""
 
     ev: float
-    """Player's expected net win per hand, in units of ``min_bet`` (bank: ``-ev``)."""
+    """Player's expected net win per hand, in units of ``min_bet``: the chips won from the
+    bank, less the ante, plus the pot when it takes the jackpot (without a jackpot the
+    bank's EV is ``-ev``)."""
     player_bust: float
     """Probability that the player busts."""
     player_win: float
@@ -241,6 +299,19 @@ class Evaluation:
     """Probability of each player decision node (filled with ``record=True``)."""
     bank_reach: dict[tuple, float] = field(default_factory=dict, repr=False)
     """Probability of each bank decision ``(view, B)`` (filled with ``record=True``)."""
+    chips_ev: float | None = None
+    """Chips the player wins from the bank per hand (units; ``Z``), ante and pot left out."""
+    jackpot_win: float = 0.0
+    """Probability that the player's natural takes the jackpot (the bank short of 7½)."""
+
+    def __post_init__(self) -> None:
+        if self.chips_ev is None:
+            self.chips_ev = self.ev
+
+    @property
+    def bank_ev(self) -> float:
+        """The bank's expected net win per hand (units): ``-chips_ev``; the pot is not its."""
+        return -float(self.chips_ev)
 
 
 @dataclass
@@ -290,12 +361,19 @@ def _player_forward(game: HeadsUpGame, policy: SolverPolicy, record: bool) -> _F
     return _Forward(ends, bust_prob, bust_payoff, stake, seen_reach)
 
 
-def _payoffs(game: HeadsUpGame, ends: Sequence[tuple[View, int]]) -> np.ndarray:
-    """Payoff rows (player's view) of finished hands against each bank result."""
+def _payoffs(game: HeadsUpGame, ends: Sequence[tuple[View, int]],
+             own: bool = False) -> np.ndarray:
+    """Payoff rows of finished hands against each bank result.
+
+    The chips the player wins from the bank (``payoff_row``), or with
+    ``own=True`` the player's own payoff less the ante (``player_row``: the
+    pot added for a natural the bank does not match).
+    """
+    row_of = game.player_row if own else game.payoff_row
     rows: dict[tuple[int, int], list[float]] = {}
     for view, hand in ends:
         if (hand, view.stake) not in rows:
-            rows[(hand, view.stake)] = game.payoff_row(hand, view.stake)
+            rows[(hand, view.stake)] = row_of(hand, view.stake)
     return np.array([rows[(hand, view.stake)] for view, hand in ends]).reshape(
         len(ends), NUM_RESULTS)
 
@@ -315,24 +393,30 @@ def evaluate_policies(game: HeadsUpGame, player: SolverPolicy, bank: SolverPolic
     dists = BankOutcomes(game, bank).compute(ends, weights, bank_reach if record else None)
     dist = np.array([dists[e] for e in ends]).reshape(len(ends), NUM_RESULTS)
     rows = _payoffs(game, ends)
-    ev = fw.bust_payoff + float(weights @ (rows * dist).sum(axis=1))
+    chips = fw.bust_payoff + float(weights @ (rows * dist).sum(axis=1))
     win = float(weights @ (dist * (rows > 0)).sum(axis=1))
     bank_bust = float(weights @ dist[:, BANK_BUST])
-    return Evaluation(ev, fw.bust_prob, win, bank_bust, fw.stake, game, fw.reach, bank_reach)
+    natural = np.array([game.is_natural(hand) for _view, hand in ends], dtype=float)
+    short = 1.0 - dist[:, SEVEN_AND_HALF] - dist[:, SEVEN_MULTI] if len(ends) else 0.0
+    jackpot = float(weights @ (natural * short)) if len(ends) else 0.0
+    ev = chips - game.ante + game.pot * jackpot
+    return Evaluation(ev, fw.bust_prob, win, bank_bust, fw.stake, game, fw.reach, bank_reach,
+                      chips, jackpot)
 
 
 def evaluate(rules: Rules | str | Any, player: Any, bank: Any, composition: Composition = None,
-             record: bool = False) -> Evaluation:
+             record: bool = False, jackpot: int | None = None) -> Evaluation:
     """Exact EV of ``player`` against ``bank`` for one hand of ``rules`` from ``composition``.
 
     ``composition`` is the shoe (default: full; see
     :func:`~evaluate.solver_game.parse_composition`). The policies' bets and
     raises are followed. ``record=True`` also returns the probability of every
-    decision node (for strategy tables).
+    decision node (for strategy tables). ``jackpot`` is the pot before this
+    hand's ante, in chips (default 0; only with ``jackpot_ante`` > 0).
     """
     rules = check_rules(rules)
     p, b = as_policy(player, rules), as_policy(bank, rules)
-    game = make_game(rules, composition, (p, b))
+    game = make_game(rules, composition, (p, b), jackpot=jackpot)
     return evaluate_policies(game, p, b, record)
 
 
@@ -343,20 +427,38 @@ class BestResponse:
 
     role: str
     value: float
-    """EV (player's view, units) when the responder plays the best response."""
+    """What the responder optimises, player's view (units), when it best-responds: the
+    player's own EV (jackpot and ante included) for the player; the chips the player wins
+    from the bank (minus the bank's EV) for the bank."""
     baseline: float | None
-    """EV of the policy it replaces, if one was given."""
+    """The same for the policy it replaces, if one was given."""
     strategy: TabularPolicy
     game: HeadsUpGame
 
+    @property
+    def own_value(self) -> float:
+        """The responder's own EV per hand with its best response."""
+        return self.value if self.role == "player" else -self.value
+
+    @property
+    def gain(self) -> float | None:
+        """What the responder gains over its baseline (≥ 0), on its own payoff."""
+        if self.baseline is None:
+            return None
+        return self.value - self.baseline if self.role == "player" else self.baseline - self.value
+
 
 def player_best_response(game: HeadsUpGame, bank: SolverPolicy) -> tuple[float, TabularPolicy]:
-    """The player's best response: ``V(x) = max_a Σ_o p(o) V(o)`` over every player node."""
+    """The player's best response: ``V(x) = max_a Σ_o p(o) V(o)`` over every player node.
+
+    On the player's own payoff: the pot counts for a natural the bank does
+    not match; the value is net of the ante.
+    """
     nodes = game.all_player_nodes()
     ends = sorted({(o.view, o.hand) for node in nodes for _a, outs in game.player_actions(node)
                    for o in outs if o.kind == "end"}, key=lambda e: (_view_key(e[0]), e[1]))
     dists = BankOutcomes(game, bank).compute(ends)
-    rows = _payoffs(game, ends)
+    rows = _payoffs(game, ends, own=True)
     end_value = {e: float(rows[i] @ dists[e]) for i, e in enumerate(ends)}
     values: dict[tuple, float] = {}
     table: dict[tuple, Dist] = {}
@@ -375,7 +477,7 @@ def player_best_response(game: HeadsUpGame, bank: SolverPolicy) -> tuple[float, 
                 best_a, best_v = a, v
         values[node] = best_v
         table[node] = [(best_a, 1.0)]
-    total = sum(p * values[node] for p, node in game.root_nodes())
+    total = sum(p * values[node] for p, node in game.root_nodes()) - game.ante
     return total, TabularPolicy("best response (player)", game, player=table)
 
 
@@ -467,6 +569,10 @@ class _LazyBankTable(dict):
 def bank_best_response(game: HeadsUpGame, player: SolverPolicy) -> tuple[float, TabularPolicy]:
     """The bank's best response to ``player``: its value (player's view) and strategy.
 
+    The bank's own payoff is the chips it wins from the player; the jackpot
+    is not its (it neither antes nor wins the pot), so it minimises the
+    chips the player wins (``payoff_row``) and the value is those chips.
+
     The player's policy gives ``ρ(view, H)``; each view is solved on its own
     (:func:`_bank_view_response`). Views the policy never shows are solved on
     first use, with the chance-only prior of :func:`view_hands`.
@@ -489,90 +595,121 @@ def _view_key(view: View) -> tuple:
 
 def best_response(rules: Rules | str | Any, role: str, opponent: Any,
                   composition: Composition = None, baseline: Any = None,
-                  stakes: str = "free") -> BestResponse:
+                  stakes: str = "free", jackpot: int | None = None) -> BestResponse:
     """Best response of ``role`` (``"player"`` or ``"bank"``) to the other role's ``opponent``.
 
     ``baseline``, if given, is the responder's own policy, to report the EV
     it gets (``value`` is always at least as good for the responder).
     ``stakes="fixed"`` restricts the player to the smallest bet and no raises.
+    Each role best-responds on its own payoff: the player counts the
+    jackpot (``jackpot`` chips before this hand's ante), the bank only chips.
     """
     if role not in ("player", "bank"):
         raise SolverError(f"role {role!r}; choose 'player' or 'bank'")
     rules = check_rules(rules)
     opp = as_policy(opponent, rules)
     base = as_policy(baseline, rules) if baseline is not None else None
-    game = make_game(rules, composition, (opp,) if base is None else (opp, base), stakes)
+    game = make_game(rules, composition, (opp,) if base is None else (opp, base), stakes,
+                     jackpot)
     if role == "player":
         value, strategy = player_best_response(game, opp)
         base_ev = None if base is None else evaluate_policies(game, base, opp).ev
     else:
         value, strategy = bank_best_response(game, opp)
-        base_ev = None if base is None else evaluate_policies(game, opp, base).ev
+        base_ev = None if base is None else evaluate_policies(game, opp, base).chips_ev
     return BestResponse(role, value, base_ev, strategy, game)
 
 
 # --------------------------------------------------------------------- exploitability
 @dataclass
 class Exploitability:
-    """How much each role gains by best-responding to the other's policy."""
+    """How much each role gains by best-responding to the other's policy, on its own payoff.
+
+    Without a jackpot the game is zero-sum and ``chips_ev == ev``. With one
+    the player's payoff is the chips it wins from the bank plus the pot it
+    may take, less the ante, and the bank's is minus the chips: each gain is
+    measured on the gainer's own payoff, and ``total`` is their sum
+    (NashConv), 0 exactly at a Nash equilibrium of the general-sum game.
+    """
 
     ev: float
-    """EV of the pair (player's view, units)."""
+    """The player's EV of the pair (units; jackpot and ante included)."""
     player_best: float
-    """``max_x u(x, bank)``: the player's best-response value."""
+    """``max_x u_player(x, bank)``: the player's best-response value (own payoff)."""
     bank_best: float
-    """``min_y u(player, y)``: the bank's best-response value (player's view)."""
+    """``min_y Z(player, y)``: the chips the player wins when the bank best-responds
+    (player's view: minus the bank's best-response value)."""
     game: HeadsUpGame = field(repr=False)
     """The game it was computed in."""
     player_response: TabularPolicy = field(repr=False)
     """The player's best response to the bank's policy."""
     bank_response: TabularPolicy = field(repr=False)
     """The bank's best response to the player's policy."""
+    chips_ev: float | None = None
+    """Chips the player wins from the bank with the pair (units): minus the bank's EV."""
+
+    def __post_init__(self) -> None:
+        if self.chips_ev is None:
+            self.chips_ev = self.ev
+
+    @property
+    def bank_ev(self) -> float:
+        """The bank's EV of the pair (its own payoff, units)."""
+        return -float(self.chips_ev)
 
     @property
     def player_gain(self) -> float:
-        """What the player gains by best-responding (≥ 0)."""
+        """What the player gains by best-responding (≥ 0), on its own payoff."""
         return self.player_best - self.ev
 
     @property
     def bank_gain(self) -> float:
-        """What the bank gains by best-responding (≥ 0)."""
-        return self.ev - self.bank_best
+        """What the bank gains by best-responding (≥ 0), on its own payoff."""
+        return float(self.chips_ev) - self.bank_best
 
     @property
     def total(self) -> float:
-        """NashConv: ``player_best - bank_best`` (0 exactly at an equilibrium)."""
-        return self.player_best - self.bank_best
+        """NashConv: ``player_gain + bank_gain`` (0 exactly at a Nash equilibrium)."""
+        return self.player_gain + self.bank_gain
 
 
 def exploitability_of(game: HeadsUpGame, player: SolverPolicy,
                       bank: SolverPolicy) -> Exploitability:
     """Exploitability of two solver policies in ``game`` (see :class:`Exploitability`)."""
-    ev = evaluate_policies(game, player, bank).ev
+    ev = evaluate_policies(game, player, bank)
     vp, player_response = player_best_response(game, bank)
     vb, bank_response = bank_best_response(game, player)
-    return Exploitability(ev, vp, vb, game, player_response, bank_response)
+    return Exploitability(ev.ev, vp, vb, game, player_response, bank_response, ev.chips_ev)
 
 
 def exploitability(rules: Rules | str | Any, player: Any, bank: Any,
-                   composition: Composition = None, stakes: str = "free") -> Exploitability:
+                   composition: Composition = None, stakes: str = "free",
+                   jackpot: int | None = None) -> Exploitability:
     """Exploitability of the pair (``player``, ``bank``); see :class:`Exploitability`.
 
     With ``stakes="free"`` a best-responding player may bet and raise as the
-    rules allow; ``"fixed"`` holds it to the smallest bet.
+    rules allow; ``"fixed"`` holds it to the smallest bet. ``jackpot``: the
+    pot before this hand's ante, in chips (default 0).
     """
     rules = check_rules(rules)
     p, b = as_policy(player, rules), as_policy(bank, rules)
-    game = make_game(rules, composition, (p, b), stakes)
+    game = make_game(rules, composition, (p, b), stakes, jackpot)
     return exploitability_of(game, p, b)
 
 
 @dataclass
 class Equilibrium:
-    """Equilibrium value and strategies of the heads-up hand, with their own check."""
+    """Equilibrium value and strategies of the heads-up hand, with their own check.
+
+    With a jackpot the strategies solve the zero-sum game on the player's
+    payoff (the bank as a spoiler of the pot too); ``check`` measures them
+    on each party's own payoff and ``certified`` says whether they are a
+    Nash equilibrium of the real, general-sum hand (see :func:`equilibrium`).
+    """
 
     value: float
-    """Game value: the player's EV per hand at equilibrium (units of ``min_bet``)."""
+    """The player's EV per hand with these strategies (units of ``min_bet``; the pot and
+    the ante included): the game value when it is zero-sum."""
     player: TabularPolicy
     bank: TabularPolicy
     game: HeadsUpGame
@@ -587,9 +724,25 @@ class Equilibrium:
     gap: float = 0.0
     """Upper minus lower bound on the value when the cutting planes stopped."""
 
+    @property
+    def bank_value(self) -> float:
+        """The bank's own EV per hand with these strategies (minus the chips it pays)."""
+        return self.check.bank_ev
+
+    @property
+    def certified(self) -> bool:
+        """Whether the best-response check finds no gain for either party (a Nash equilibrium
+        of the real game, NashConv at most :data:`NASH_TOLERANCE`)."""
+        return abs(self.check.total) <= NASH_TOLERANCE
+
+
+NASH_TOLERANCE = 1e-9
+"""NashConv (units per hand) below which a strategy pair is reported as an equilibrium."""
+
 
 def equilibrium(rules: Rules | str | Any, composition: Composition = None,
-                stakes: str = "free", method: str = "cuts") -> Equilibrium:
+                stakes: str = "free", method: str = "cuts",
+                jackpot: int | None = None) -> Equilibrium:
     """Equilibrium of the heads-up hand by the sequence-form LP (:mod:`evaluate.solver_lp`).
 
     ``stakes="free"`` (default) makes bets and raises decisions, as in the
@@ -598,9 +751,20 @@ def equilibrium(rules: Rules | str | Any, composition: Composition = None,
     generating its rows; ``"full"`` writes the whole sequence-form LP (same
     value; practical on small games only). Either way the strategies are
     rechecked by the best-response code (``check``).
+
+    With a jackpot (``jackpot_ante`` > 0; ``jackpot`` chips in the pot
+    before this hand's ante) the hand is general-sum: the bank only cares
+    about chips. The LP solves the zero-sum game on the *player's* payoff,
+    as if the bank also wanted to spoil the pot; then ``check`` best-responds
+    on each party's own payoff. The player's strategy is then a best
+    response by construction (same payoff); the bank's is one exactly when,
+    at every decision it reaches, the action that best keeps the pot from a
+    natural is also chip-optimal. See the module
+    docstring (*The jackpot*) for when that holds; ``certified`` reports
+    it, and ``check`` gives the NashConv when it does not.
     """
-    game = make_game(rules, composition, (), stakes)
+    game = make_game(rules, composition, (), stakes, jackpot)
     sol = solve_equilibrium(game, method)
     check = exploitability_of(game, sol.player, sol.bank)
-    return Equilibrium(sol.value, sol.player, sol.bank, game, check, sol.size, sol.seconds,
-                       sol.method, sol.gap)
+    return Equilibrium(sol.value - game.ante, sol.player, sol.bank, game, check, sol.size,
+                       sol.seconds, sol.method, sol.gap)

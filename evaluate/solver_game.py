@@ -76,6 +76,27 @@ player's ``starting_chips`` exactly as in the engine.
 With ``stakes="fixed"`` the player's stake is not a decision: the smallest
 legal ladder bet, no raises. The solver uses it to solve the game "per unit
 stake"; it is reported wherever it is used.
+
+The jackpot (RULES.md §4.9, ``jackpot_ante`` > 0)
+-------------------------------------------------
+Before the bets the player pays ``jackpot_ante`` chips into a table pot
+(the bank pays none); a natural takes the whole pot — also when the bank
+busts — unless the bank's hand totals 7½ (with any number of cards), as in
+``Engine._settle``. The pot before this hand's ante depends on earlier
+hands, so it is a parameter: ``jackpot`` chips (default 0), and the pot a
+natural can take is ``pot = jackpot + jackpot_ante``. The ante also comes
+out of the player's chips before it bets (``player_chips``), as in the
+engine. Payoffs, in units of ``min_bet``:
+
+* the bank's: minus the chips the player wins from it (``payoff_row``,
+  ``Z``) — the bank never pays into nor wins the pot;
+* the player's: ``Z - ante + pot · [natural and the bank's total ≠ 7½]``
+  (``player_row`` adds the pot term; the ante is a constant).
+
+With a pot the hand is a general-sum game (the bank is indifferent to the
+pot); :mod:`evaluate.solver` reports both parties' values and checks
+equilibria on each party's own payoff. With ``jackpot_ante = 0`` there is
+no pot and ``player_row`` is ``payoff_row``.
 """
 
 from __future__ import annotations
@@ -85,6 +106,8 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from envs import actions as A
 from envs.actions import ActionLayout
@@ -115,9 +138,6 @@ class SolverError(ValueError):
 
 # Switches whose play the solver does not model, with the value it needs and why.
 _UNSUPPORTED: dict[str, tuple[Any, str]] = {
-    "jackpot_ante": (0, "the jackpot (§4.9) is a third party's pot whose size depends on "
-                        "earlier hands, so a hand is no longer a zero-sum game between the "
-                        "player and the bank"),
     "wild_card": ("none", "the matta (§1) is not modelled"),
     "triple": (False, "the triplè (§4.8) needs the matta"),
     "pair_of_sevens": (False, "the pair of sevens (§4.8) is not modelled"),
@@ -144,6 +164,7 @@ MODELLED_SWITCHES = frozenset({
     "decks", "starting_chips", "min_bet", "max_bet", "bet_ladder", "bet_timing", "bet_raise",
     "hidden_cards", "declare_seven_and_half", "bank_must_chase_declared",
     "natural_beats_bank_multicard", "natural_pays", "any_seven_and_half_pays", "bank_min_cover",
+    "jackpot_ante",
 })
 """Switches the solver plays exactly (``bank_min_cover`` only decides whether a hand is played)."""
 
@@ -173,15 +194,29 @@ def check_rules(rules: Rules | str | Any) -> Rules:
         raise SolverError(f"the exact solver does not support {what}. Solve the rules with "
                           f"{fix} instead (Rules.replace({fix}), or {cli} on the command line)")
     min_bet = rules.min_bet
-    if rules.starting_chips < min_bet:
-        raise SolverError(f"starting_chips={rules.starting_chips} is below min_bet={min_bet}: "
-                          f"the player cannot sit in a hand")
+    if rules.starting_chips < min_bet + rules.jackpot_ante:
+        raise SolverError(f"starting_chips={rules.starting_chips} is below min_bet={min_bet} "
+                          f"plus jackpot_ante={rules.jackpot_ante}: the player cannot sit in "
+                          f"a hand")
     if rules.bank_min_cover and rules.starting_chips < min_bet * rules.max_payout_multiple:
         raise SolverError(
             f"bank_min_cover=true with starting_chips={rules.starting_chips}: the bank "
             f"cannot cover one player (needs {min_bet * rules.max_payout_multiple}), so no "
             f"heads-up hand is played")
     return rules
+
+
+def check_jackpot(rules: Rules, jackpot: int | None) -> int:
+    """The chips in the jackpot before this hand's ante, checked (``None`` = 0)."""
+    if jackpot is None:
+        return 0
+    if isinstance(jackpot, bool) or not isinstance(jackpot, (int, np.integer)) or jackpot < 0:
+        raise SolverError(f"jackpot={jackpot!r} must be a non-negative whole number of chips "
+                          f"(the pot before this hand's ante)")
+    if jackpot and not rules.jackpot_ante:
+        raise SolverError(f"jackpot={jackpot} but jackpot_ante=0: these rules have no "
+                          f"jackpot (RULES.md §4.9), so no pot can be in play")
+    return int(jackpot)
 
 
 def _toml(value: Any) -> str:
@@ -327,12 +362,25 @@ class HeadsUpGame:
     """
 
     def __init__(self, rules: Rules | str | Any, composition: Sequence[int] | Mapping[str, int]
-                 | str | None = None, merge_figures: bool = True, stakes: str = "free") -> None:
+                 | str | None = None, merge_figures: bool = True, stakes: str = "free",
+                 jackpot: int | None = None) -> None:
         self.rules = check_rules(rules)
         r = self.rules
         if stakes not in ("free", "fixed"):
             raise SolverError(f"stakes={stakes!r}; choose 'free' or 'fixed'")
         self.stakes = stakes
+        self.jackpot = check_jackpot(r, jackpot)
+        """Chips in the jackpot before this hand's ante (0 without a jackpot)."""
+        self.pot_chips = self.jackpot + r.jackpot_ante if r.jackpot_ante else 0
+        """The pot a natural takes (chips): ``jackpot + jackpot_ante`` (one player antes)."""
+        self.pot = self.pot_chips / r.min_bet
+        """The same in units of ``min_bet``."""
+        self.ante = r.jackpot_ante / r.min_bet
+        """The player's ante in units (a constant part of its payoff)."""
+        self.general_sum = self.pot > 0.0
+        """True when the player's payoff is not minus the bank's (a pot to win)."""
+        self.player_chips = r.starting_chips - r.jackpot_ante
+        """The player's chips once the ante is paid: what its bets and raises must fit in."""
         self.rank_counts = parse_composition(composition, r.decks)
         self.merge_figures = merge_figures
         if merge_figures:
@@ -421,7 +469,7 @@ class HeadsUpGame:
         phase, h, up, s, raised = node
         ladder = r.bet_ladder
         if phase == BET:
-            cap = min(r.max_bet, r.starting_chips)
+            cap = min(r.max_bet, self.player_chips)
             ks = [k for k in ladder if k * r.min_bet <= cap]
             if self.stakes == "fixed":
                 ks = ks[:1]
@@ -443,7 +491,7 @@ class HeadsUpGame:
             if r.hidden_cards == "player_choice":
                 out.append((A.REVEAL_HIT, self._draws(h, up, hand, left, n, s, reveal=True)))
         if r.bet_raise and not raised and self.stakes == "free":
-            room = min(r.max_bet - s * r.min_bet, r.starting_chips - s * r.min_bet)
+            room = min(r.max_bet - s * r.min_bet, self.player_chips - s * r.min_bet)
             for k in ladder:
                 if k * r.min_bet <= room:
                     # ``raised`` only matters while a further raise would fit.
@@ -541,6 +589,31 @@ class HeadsUpGame:
         else:
             row[SEVEN_MULTI] = -stake
         row[BANK_BUST] = win
+        return row
+
+    def is_natural(self, hand: int) -> bool:
+        """Whether the multiset ``hand`` is a natural: two cards totalling 7½."""
+        return self.ms.total[hand] == SEVEN_AND_HALF and self.ms.size[hand] == 2
+
+    def jackpot_row(self, hand: int) -> list[float]:
+        """The pot (units) the player takes with ``hand`` for each bank result (§4.9).
+
+        ``pot`` for a natural unless the bank's hand totals 7½ (two cards or
+        more, ``SEVEN_AND_HALF`` or ``SEVEN_MULTI``), a bank bust included;
+        0 otherwise and whenever there is no pot.
+        """
+        row = [0.0] * NUM_RESULTS
+        if self.pot and self.is_natural(hand):
+            for res in range(1, NUM_RESULTS):
+                if res not in (SEVEN_AND_HALF, SEVEN_MULTI):
+                    row[res] = self.pot
+        return row
+
+    def player_row(self, hand: int, stake: int) -> list[float]:
+        """The player's own payoff per bank result, less the ante: ``payoff_row + jackpot_row``."""
+        row = self.payoff_row(hand, stake)
+        if self.pot and self.is_natural(hand):
+            row = [z + j for z, j in zip(row, self.jackpot_row(hand))]
         return row
 
 

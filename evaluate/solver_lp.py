@@ -2,8 +2,13 @@
 
 The game (:mod:`evaluate.solver_game`) is a two-player zero-sum game with
 chance and imperfect information: the bank never sees the player's
-face-down card. Its states are multisets, so each player's decisions form a
-directed acyclic graph rather than a tree.
+face-down card. Its payoff is the player's own (``HeadsUpGame.player_row``:
+with a jackpot the pot a natural takes counts, as if the bank also wanted
+to spoil it; the constant ante is left out and subtracted by
+:func:`evaluate.solver.equilibrium`, which then checks the strategies on
+each party's own payoff — see *The jackpot* in :mod:`evaluate.solver`).
+Its states are multisets, so each player's decisions form a directed
+acyclic graph rather than a tree.
 
 Sequence form on a DAG
 ----------------------
@@ -38,7 +43,9 @@ A bank decision is fixed when one action is weakly dominant for every hand
 that can show the view: *stand* when standing already beats every such hand
 (the bank cannot win more than the stake), *hit* when standing loses to
 every such hand (a bust or any higher total never costs more than that
-loss). Removing weakly dominated actions keeps the value of a zero-sum game.
+loss). With a jackpot both still hold: the pot changes hands only for a
+natural, which no stand below 7½ beats and whose pot only a bank 7½
+keeps. Removing weakly dominated actions keeps the value of a zero-sum game.
 
 The view-decomposed LP (``method="cuts"``, the default)
 ------------------------------------------------------
@@ -124,7 +131,7 @@ class LPSolution:
     """The equilibrium of one game, as the LP returns it."""
 
     value: float
-    """Equilibrium EV of the hand for the player (units of ``min_bet``)."""
+    """Equilibrium value for the player (units of ``min_bet``): its own payoff less the ante."""
     player: TabularPolicy
     bank: TabularPolicy
     game: HeadsUpGame
@@ -227,7 +234,7 @@ def _bank_infosets(game: HeadsUpGame, ends: dict[View, dict[int, list[tuple[int,
     info_of: dict[tuple[View, int], int] = {}
     for view in sorted(ends, key=lambda v: (v.stake, v.status, v.hidden, v.up)):
         hands = sorted(ends[view])
-        rows = {h: game.payoff_row(h, view.stake) for h in hands}
+        rows = {h: game.player_row(h, view.stake) for h in hands}
         frontier = sorted({ms.add[ms.empty][c] for h in hands
                            for c, cnt in enumerate(game.remaining(h)[0]) if cnt})
         pending = set(frontier)
@@ -284,7 +291,7 @@ def _inequalities(game: HeadsUpGame, player: _PlayerSide,
     for i, (_view, b, _legal) in enumerate(infosets):
         if size[b] == 1:
             put(0, n_z + i, -scale[i])
-    rows = {(view, h): game.payoff_row(h, view.stake) for view, hands in player.ends.items()
+    rows = {(view, h): game.player_row(h, view.stake) for view, hands in player.ends.items()
             for h in hands}
     for i, (view, b, legal) in enumerate(infosets):
         s_i = scale[i]
@@ -471,7 +478,7 @@ class _ViewDAG:
         size = np.array([ms.size[b] for b in order])
         self.levels = [np.nonzero(size == s)[0] for s in sorted(set(size.tolist()))]
         """Decision rows by number of bank cards, fewest first."""
-        self.rows = np.array([[game.payoff_row(h, v.stake) for h in hands] for v in views])
+        self.rows = np.array([[game.player_row(h, v.stake) for h in hands] for v in views])
         """Payoff rows ``[stake view, hand, result]``."""
         self.strategies: list[np.ndarray] = []
         """Pure strategies found so far: ``stand[b]`` (bool per decision)."""

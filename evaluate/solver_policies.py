@@ -234,7 +234,9 @@ class EngineObservations:
     by a scripted line of play (bet, raises, hits; the bank's hits), then
     ``Observer.observe`` gives the vector: whatever the observer shows, the
     solver passes on unchanged. The table is fresh and heads-up: seat 0
-    plays, seat 1 holds the bank, both with ``starting_chips``. The engine's
+    plays, seat 1 holds the bank, both with ``starting_chips`` (the player
+    less its ante), and the jackpot holds the game's ``jackpot`` chips plus
+    this hand's ante. The engine's
     legal actions must equal the solver's at every state (checked; a
     mismatch raises ``SolverError``).
 
@@ -284,7 +286,7 @@ class EngineObservations:
         """
         r = self.game.rules
         ladder = r.bet_ladder
-        firsts = [k for k in ladder if k * r.min_bet <= min(r.max_bet, r.starting_chips)]
+        firsts = [k for k in ladder if k * r.min_bet <= min(r.max_bet, self.game.player_chips)]
         if self.game.stakes == "fixed":
             firsts = firsts[:1]
 
@@ -314,6 +316,7 @@ class EngineObservations:
         """Reset with ``deck`` on top, then bet, [raise] hit per card, ``finish``, bank hits."""
         e = self.engine
         e.reset(seed=0, deck=deck, bank=1)
+        e.jackpot += self.game.jackpot  # the pot of earlier hands (the ante is in already)
         raises = [0] * (hits + 1)
         if stake:
             first, raises = self._stake_plan(stake, hits, final)
@@ -450,7 +453,7 @@ class StrategyAgent(Agent):
         if phase == ENGINE_BET:
             return "player", (BET, h, up, 0, False)
         r = g.rules
-        room = min(r.max_bet - s * r.min_bet, r.starting_chips - s * r.min_bet)
+        room = min(r.max_bet - s * r.min_bet, g.player_chips - s * r.min_bet)
         raised = (r.bet_raise and g.stakes == "free" and r.bet_ladder[0] * r.min_bet <= room
                   and not mask[g.layout.raise_start:].any())
         return "player", (PLAY, h, up, s, bool(raised))

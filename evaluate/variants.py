@@ -25,7 +25,7 @@ from typing import Any
 
 from envs.rules import PRESETS
 from evaluate.ev import Estimate, ratio_estimate
-from evaluate.exact import ExactUnavailable, exact_ev
+from evaluate.exact import ExactUnavailable, exact_bank_edge
 from evaluate.tournament import (Entrant, TournamentConfig, TournamentResult, md_code,
                                  resolve_spec, run_tournament)
 
@@ -89,7 +89,7 @@ def variant_table(rules: Sequence[str] = tuple(PRESETS), baseline: str = "thresh
     out = []
     for name in names:
         try:
-            exact, note = -exact_ev(name, player, bank or player), ""
+            exact, note = exact_bank_edge(name, player, bank or player), ""
         except ExactUnavailable as exc:
             exact, note = None, str(exc)
         simulated = {

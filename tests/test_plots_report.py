@@ -145,10 +145,15 @@ def test_variant_table_exact_and_simulated():
     rows = variant_table(["pagat", "catalan"], "threshold:5.5", seats=(2,), hands=200)
     pagat, catalan = rows
     assert pagat.exact == pytest.approx(0.2234346, abs=1e-6)
-    assert catalan.exact is None and "jackpot" in catalan.note
+    # The jackpot's ante and pot are the player's, not the bank's: the bank's edge is
+    # the chips it wins, not minus the player's EV (which would be +0.2918 here).
+    assert catalan.exact == pytest.approx(0.1946374, abs=1e-6) and catalan.note == ""
     assert set(pagat.simulated) == {2}
     text = variant_markdown(rows, "threshold:5.5", 200, 0)
-    assert "| `pagat` | +0.2234 |" in text and "n/a (1)" in text
+    assert "| `pagat` | +0.2234 |" in text and "| `catalan` | +0.1946 |" in text
+    italian = variant_table(["italian"], "threshold:5.5", seats=(2,), hands=20)[0]
+    assert italian.exact is None and "wild_card" in italian.note
+    assert "n/a (1)" in variant_markdown([italian], "threshold:5.5", 20, 0)
 
 
 def test_variants_cli(capsys, run_dir):

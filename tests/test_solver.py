@@ -39,7 +39,7 @@ from train.cli import main
 
 CATALAN0 = Rules.preset("catalan").replace(jackpot_ante=0)
 PRESETS = {"pagat": Rules.preset("pagat"), "catalan0": CATALAN0,
-           "spanish": Rules.preset("spanish")}
+           "spanish": Rules.preset("spanish"), "catalan": Rules.preset("catalan")}
 Z99 = 2.5758
 SMALL_SHOE = "2,1,1,1,1,1,2,2,2,1"
 
@@ -337,7 +337,7 @@ def test_small_shoe_equilibria_are_unexploitable(rules: str, stakes: str, shoe: 
 
 # --------------------------------------------------------------------- refusals
 @pytest.mark.parametrize("rules,switch", [
-    (Rules.preset("catalan"), "jackpot_ante"),
+    (Rules.preset("catalan").replace(mort=True), "mort"),
     (Rules.preset("pagat").replace(double=True), "double"),
     (Rules.preset("pagat").replace(wild_card="Ro"), "wild_card"),
     (Rules.preset("spanish").replace(split_rule="abrirse"), "split_rule"),
@@ -389,8 +389,8 @@ def test_cli_ev_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_cli_refuses_by_switch_name(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["solve", "ev", "--preset", "catalan"]) == 2
-    assert "jackpot_ante" in capsys.readouterr().err
+    assert main(["solve", "ev", "--preset", "catalan", "--set", "double=true"]) == 2
+    assert "double" in capsys.readouterr().err
 
 
 def test_cli_best_response_exploitability_equilibrium(capsys: pytest.CaptureFixture[str]) -> None:
