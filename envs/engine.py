@@ -107,6 +107,7 @@ class Engine:
         self.phase = OVER
         self.events: list[tuple] = []
         self._legal: list[int] | None = None
+        self._mask: np.ndarray | None = None  # the mask of _legal, built on demand
         self._mask_cache: dict[tuple[int, ...], np.ndarray] = {}
 
     def __reduce__(self) -> tuple[Any, ...]:
@@ -171,6 +172,7 @@ class Engine:
         self.pending_rewards = self._zero_rewards
         self.rewarded = False
         self._legal = None
+        self._mask = None
         self.hand_start_chips = list(self.chips)
         self._shuffle_all()
         self.bank = -1  # nobody holds the bank before the first one is chosen
@@ -239,12 +241,15 @@ class Engine:
 
     def action_mask(self) -> np.ndarray:
         """The legal actions as a new int8 mask over the action layout."""
-        legal = self.legal_actions()
-        key = tuple(legal)
-        mask = self._mask_cache.get(key)
+        mask = self._mask
         if mask is None:
-            mask = self._mask_cache[key] = np.zeros(self.layout.size, dtype=np.int8)
-            mask[legal] = 1
+            legal = self.legal_actions()
+            key = tuple(legal)
+            mask = self._mask_cache.get(key)
+            if mask is None:
+                mask = self._mask_cache[key] = np.zeros(self.layout.size, dtype=np.int8)
+                mask[legal] = 1
+            self._mask = mask
         return mask.copy()
 
     def step(self, action: int | np.integer) -> None:
@@ -278,6 +283,7 @@ class Engine:
         else:
             self._sell_action(action)
         self._legal = None
+        self._mask = None
 
     # ---------------------------------------------------------- legal actions
     def _compute_legal(self) -> list[int]:

@@ -66,7 +66,7 @@ Each seat block (``SEAT_FIELDS``, offsets within the block):
 from __future__ import annotations
 
 from array import array
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
@@ -429,9 +429,10 @@ class Observer:
         cursor = self._cursor
         if cursor == len(events):
             return
-        for event in events[cursor:]:
-            self._apply(event)
-        self._cursor = len(events)
+        end = len(events)
+        for i in range(cursor, end):
+            self._apply(events[i])
+        self._cursor = end
         if self._dirty:
             for seat in self._dirty:
                 self._refresh(seat)
@@ -483,9 +484,12 @@ class Observer:
             own[NUM_RANKS] = 0.0
         split = seat * SEAT_BLOCK
         buffer = public + own + table[split:] + table[:split]
-        return np.frombuffer(buffer, dtype=np.float32)
+        return _FROMBUFFER(buffer, _FLOAT32)
 
 
+# Bound once: the compiled observe() then skips two attribute lookups a call.
+_FROMBUFFER: Final = np.frombuffer
+_FLOAT32: Final = np.dtype(np.float32)
 _STATUS_ONE_HOT = [array("f", [float(i == k) for i in range(5)]) for k in range(5)]
 _BLANK_HAND = array("f", bytes(4 * (_REFUSED - _BET)))
 _BLANK_TAIL = array("f", bytes(4 * (SEAT_BLOCK - _NUM_HANDS)))
