@@ -55,10 +55,10 @@ def ppo_env_share(steps: int) -> tuple[float, float]:
 
     config = TrainConfig()
     env = make_vec_env("player", config, {"bank": make_agent("threshold:5.5")}, seed=0)
-    p = config.ppo
+    p = config.stage_ppo("player")
     model = MaskablePPO("MlpPolicy", env, learning_rate=p.learning_rate, n_steps=p.n_steps,
                         batch_size=p.batch_size, n_epochs=p.n_epochs, gamma=p.gamma,
-                        policy_kwargs=_policy_kwargs(config), seed=0, device="cpu")
+                        policy_kwargs=_policy_kwargs(p), seed=0, device="cpu")
     start = time.perf_counter()
     model.learn(steps)
     wall = time.perf_counter() - start

@@ -21,6 +21,7 @@ from train.cli import main
 TINY = """
 [player]
 timesteps = {player}
+ppo = {{}}
 [bank]
 timesteps = 512
 [selfplay]
@@ -150,6 +151,35 @@ def test_config_files_reject_unknown_sections_and_wrong_types(tmp_path: Path) ->
     with pytest.raises(cfg.ConfigError, match="run.n_envs must be an integer"):
         cfg.load(bad)
     assert cfg.from_mapping(cfg.TrainConfig().to_dict()) == cfg.TrainConfig()
+
+
+def test_a_stage_overrides_ppo_settings_for_itself_only(tmp_path: Path) -> None:
+    config_file = tmp_path / "stage.toml"
+    config_file.write_text("[ppo]\nlearning_rate = 3e-4\n\n[player]\n"
+                           "ppo = { learning_rate = 1e-5, n_epochs = 2 }\n")
+    config = cfg.load(config_file)
+    assert config.stage_ppo("player").learning_rate == 1e-5
+    assert config.stage_ppo("player").n_epochs == 2
+    assert config.stage_ppo("bank").learning_rate == 3e-4  # [ppo] itself
+    assert cfg.from_mapping(cfg.tomllib.loads(config.to_toml())) == config
+    override = cfg.apply_overrides(config, ["bank.ppo.batch_size=64"])
+    assert override.stage_ppo("bank").batch_size == 64 and override.ppo.batch_size == 256
+    with pytest.raises(cfg.ConfigError, match=r"player.ppo: unknown key 'lr'; \[ppo\] keys"):
+        cfg.apply_overrides(config, ["player.ppo.lr=0.1"])
+    with pytest.raises(cfg.ConfigError, match="bank.ppo.n_steps must be an integer"):
+        cfg.apply_overrides(config, ["bank.ppo.n_steps=1.5"])
+    with pytest.raises(cfg.ConfigError, match="player.ppo must be a table of"):
+        cfg.apply_overrides(config, ["player.ppo=3"])
+
+
+def test_the_player_stage_trains_with_its_own_learning_rate(tmp_path: Path) -> None:
+    run = tmp_path / "run"
+    assert main(["train", "player", "--config", str(_config(tmp_path, player_steps=256)),
+                 "--run-dir", str(run), "--set", "player.ppo.learning_rate=0.00123"]) == 0
+    from sb3_contrib import MaskablePPO
+    model = MaskablePPO.load(run / "player" / "model.zip", device="cpu")
+    assert model.learning_rate == pytest.approx(0.00123)
+    assert "learning_rate = 0.00123" in (run / "config.toml").read_text()
 
 
 def test_subprocess_vectorisation_trains(tmp_path: Path) -> None:

@@ -1,7 +1,8 @@
 """Every training hyperparameter, with its default, and TOML config files.
 
 A config file names sections and keys of :class:`TrainConfig`; anything left
-out keeps its default::
+out keeps its default (``[ppo]`` applies to every stage; a stage's ``ppo``
+table overrides keys of it for that stage only)::
 
     [table]
     rules = "catalan"
@@ -9,13 +10,15 @@ out keeps its default::
 
     [player]
     timesteps = 300000
+    ppo = { learning_rate = 1e-4 }   # this stage only
 
     [ppo]
     learning_rate = 3e-4
 
 An unknown section or key, or a value of the wrong type, is rejected with a
 message naming it and the valid choices. ``sette train --set ppo.n_epochs=4``
-overrides single keys from the command line. The resolved config is written
+overrides single keys from the command line (``--set player.ppo.learning_rate=1e-4``
+for a stage's own PPO setting). The resolved config is written
 into every run directory (``config.toml``) and read back by ``--resume``.
 """
 
@@ -94,6 +97,7 @@ class StageConfig:
     timesteps: int = 0
     opponents: list = field(default_factory=list)
     table_players: list = field(default_factory=lambda: ["careful"])
+    ppo: dict = field(default_factory=dict)  # [ppo] keys overridden for this stage only
 
 
 @dataclass
@@ -126,8 +130,12 @@ class TrainConfig:
     table: TableConfig = field(default_factory=TableConfig)
     ppo: PPOConfig = field(default_factory=PPOConfig)
     run: RunConfig = field(default_factory=RunConfig)
+    # The player learns slower and longer than the bank: its edge over the best
+    # threshold is a few thousandths of a bet, which the default rate's noise
+    # hides at 4 seats (README, Training → Results).
     player: StageConfig = field(default_factory=lambda: StageConfig(
-        timesteps=250_000, opponents=["reader"]))
+        timesteps=500_000, opponents=["reader"],
+        ppo={"learning_rate": 1e-4, "n_steps": 512, "batch_size": 512}))
     bank: StageConfig = field(default_factory=lambda: StageConfig(
         timesteps=150_000, opponents=["careful"]))
     selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig)
@@ -135,6 +143,10 @@ class TrainConfig:
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+    def stage_ppo(self, role: str) -> PPOConfig:
+        """The PPO settings of the ``player`` or ``bank`` stage: ``[ppo]`` with its overrides."""
+        return dataclasses.replace(self.ppo, **getattr(self, role).ppo)
 
     def to_toml(self) -> str:
         """The config as TOML (what ``config.toml`` of a run holds)."""
@@ -154,6 +166,8 @@ def _toml_value(value: Any) -> str:
         return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
     if isinstance(value, list):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_toml_value(v)}" for k, v in value.items()) + " }"
     return repr(value)
 
 
@@ -183,6 +197,21 @@ def _coerce(where: str, default: Any, value: Any) -> Any:
     return value
 
 
+def _stage_ppo(where: str, value: Any) -> dict[str, Any]:
+    """A stage's ``ppo`` table: keys of ``[ppo]``, each checked against its type."""
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where} must be a table of [ppo] keys, got {value!r}")
+    defaults = PPOConfig()
+    keys = {f.name for f in dataclasses.fields(PPOConfig)}
+    out = {}
+    for key, item in value.items():
+        if key not in keys:
+            raise ConfigError(f"{where}: unknown key {key!r}; [ppo] keys are: "
+                              f"{', '.join(sorted(keys))}")
+        out[key] = _coerce(f"{where}.{key}", getattr(defaults, key), item)
+    return out
+
+
 def from_mapping(data: dict[str, Any], source: str = "config") -> TrainConfig:
     """A config from nested mappings (a parsed TOML file); unknown names are rejected."""
     config = TrainConfig()
@@ -199,8 +228,12 @@ def from_mapping(data: dict[str, Any], source: str = "config") -> TrainConfig:
             if key not in keys:
                 raise ConfigError(f"{source}: unknown key {key!r} in [{section}]; keys are: "
                                   f"{', '.join(sorted(keys))}")
-            setattr(target, key, _coerce(f"{source}: {section}.{key}", getattr(target, key),
-                                         value))
+            where = f"{source}: {section}.{key}"
+            if isinstance(target, StageConfig) and key == "ppo":
+                value = _stage_ppo(where, value)
+            else:
+                value = _coerce(where, getattr(target, key), value)
+            setattr(target, key, value)
     validate(config)
     return config
 
@@ -230,8 +263,20 @@ def apply_overrides(config: TrainConfig, overrides: list[str]) -> TrainConfig:
             value = tomllib.loads(f"v = {text}")["v"]
         except tomllib.TOMLDecodeError:
             value = text
-        data.setdefault(section, {})[key] = value
+        key, dot, subkey = key.partition(".")
+        if dot:  # a stage's own PPO setting: player.ppo.learning_rate=1e-4
+            table = data.setdefault(section, {}).setdefault(key, {})
+            if not isinstance(table, dict):
+                raise ConfigError(f"override {item!r}: {section}.{key} is not a table")
+            table[subkey] = value
+        else:
+            data.setdefault(section, {})[key] = value
     return from_mapping(data, source="--set")
+
+
+def _ppo_sections(config: TrainConfig) -> list[tuple[str, PPOConfig]]:
+    return [("ppo", config.ppo)] + [(f"{role}.ppo", config.stage_ppo(role))
+                                    for role in ("player", "bank")]
 
 
 def validate(config: TrainConfig) -> None:
@@ -241,11 +286,14 @@ def validate(config: TrainConfig) -> None:
         (config.table.table_hands >= 1, "table.table_hands must be at least 1"),
         (config.run.n_envs >= 1, "run.n_envs must be at least 1"),
         (config.run.vec_env in ("dummy", "subproc"), "run.vec_env must be 'dummy' or 'subproc'"),
-        (config.ppo.activation in ("tanh", "relu"), "ppo.activation must be 'tanh' or 'relu'"),
-        (config.ppo.n_steps >= 1 and config.ppo.batch_size >= 1,
-         "ppo.n_steps and ppo.batch_size must be positive"),
-        (all(isinstance(k, int) and k > 0 for k in config.ppo.net_arch),
-         "ppo.net_arch must be a list of positive layer sizes"),
+        *((ppo.activation in ("tanh", "relu"), f"{name}.activation must be 'tanh' or 'relu'")
+          for name, ppo in _ppo_sections(config)),
+        *((ppo.n_steps >= 1 and ppo.batch_size >= 1,
+           f"{name}.n_steps and {name}.batch_size must be positive")
+          for name, ppo in _ppo_sections(config)),
+        *((all(isinstance(k, int) and k > 0 for k in ppo.net_arch),
+           f"{name}.net_arch must be a list of positive layer sizes")
+          for name, ppo in _ppo_sections(config)),
         (config.selfplay.rounds >= 0, "selfplay.rounds must be >= 0"),
         (config.selfplay.pool_size >= 0, "selfplay.pool_size must be >= 0"),
         (config.evaluate.hands >= 1, "evaluate.hands must be at least 1"),

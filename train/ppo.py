@@ -39,7 +39,7 @@ from agents.learned import MODEL_FILE, LearnedAgent
 from envs.rules import Rules
 from envs.single_seat import BankEnv, PlayerEnv, PolicyLike
 from evaluate.ev import compare
-from train.config import TrainConfig
+from train.config import PPOConfig, TrainConfig
 
 VIEWS = {"player": PlayerEnv, "bank": BankEnv}
 _CKPT = re.compile(r"ckpt_(\d+)_steps\.zip$")
@@ -172,9 +172,9 @@ def save_checkpoint(model: MaskablePPO, stage_dir: Path, steps: int) -> Path:
     return final
 
 
-def _policy_kwargs(config: TrainConfig) -> dict[str, Any]:
-    activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[config.ppo.activation]
-    arch = list(config.ppo.net_arch)
+def _policy_kwargs(ppo: PPOConfig) -> dict[str, Any]:
+    activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[ppo.activation]
+    arch = list(ppo.net_arch)
     return {"net_arch": {"pi": arch, "vf": arch}, "activation_fn": activation}
 
 
@@ -196,7 +196,7 @@ def train_stage(stage_dir: Path, role: str, config: TrainConfig,
         return model_file
     torch.set_num_threads(config.run.torch_threads)
     env = make_vec_env(role, config, opponents, seed)
-    ppo = config.ppo
+    ppo = config.stage_ppo(role)
     checkpoint = latest_checkpoint(stage_dir)
     if checkpoint is not None:
         path, done_steps = checkpoint
@@ -215,7 +215,7 @@ def train_stage(stage_dir: Path, role: str, config: TrainConfig,
             batch_size=ppo.batch_size, n_epochs=ppo.n_epochs, gamma=ppo.gamma,
             gae_lambda=ppo.gae_lambda, clip_range=ppo.clip_range, ent_coef=ppo.ent_coef,
             vf_coef=ppo.vf_coef, max_grad_norm=ppo.max_grad_norm,
-            policy_kwargs=_policy_kwargs(config), tensorboard_log=str(stage_dir / "tensorboard"),
+            policy_kwargs=_policy_kwargs(ppo), tensorboard_log=str(stage_dir / "tensorboard"),
             seed=seed, device="cpu", verbose=0)
     remaining = max(timesteps - done_steps, 0)
     callback = StageCallback(stage_dir, role, config, baselines, table_players, env)
