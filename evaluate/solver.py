@@ -277,8 +277,24 @@ class BankOutcomes:
 
 
 # --------------------------------------------------------------------- evaluation
+class _BankSide:
+    """``chips_ev`` defaults to ``ev`` (no jackpot); the bank's EV is minus the chips."""
+
+    ev: float
+    chips_ev: float | None
+
+    def __post_init__(self) -> None:
+        if self.chips_ev is None:
+            self.chips_ev = self.ev
+
+    @property
+    def bank_ev(self) -> float:
+        """The bank's expected net win per hand (units): ``-chips_ev``; the pot is not its."""
+        return -float(self.chips_ev)  # type: ignore[arg-type]
+
+
 @dataclass
-class Evaluation:
+class Evaluation(_BankSide):
     """Exact EV of a policy pair and how it comes about (probabilities of one hand)."""
 
     ev: float
@@ -304,14 +320,6 @@ class Evaluation:
     jackpot_win: float = 0.0
     """Probability that the player's natural takes the jackpot (the bank short of 7½)."""
 
-    def __post_init__(self) -> None:
-        if self.chips_ev is None:
-            self.chips_ev = self.ev
-
-    @property
-    def bank_ev(self) -> float:
-        """The bank's expected net win per hand (units): ``-chips_ev``; the pot is not its."""
-        return -float(self.chips_ev)
 
 
 @dataclass
@@ -622,7 +630,7 @@ def best_response(rules: Rules | str | Any, role: str, opponent: Any,
 
 # --------------------------------------------------------------------- exploitability
 @dataclass
-class Exploitability:
+class Exploitability(_BankSide):
     """How much each role gains by best-responding to the other's policy, on its own payoff.
 
     Without a jackpot the game is zero-sum and ``chips_ev == ev``. With one
@@ -648,14 +656,6 @@ class Exploitability:
     chips_ev: float | None = None
     """Chips the player wins from the bank with the pair (units): minus the bank's EV."""
 
-    def __post_init__(self) -> None:
-        if self.chips_ev is None:
-            self.chips_ev = self.ev
-
-    @property
-    def bank_ev(self) -> float:
-        """The bank's EV of the pair (its own payoff, units)."""
-        return -float(self.chips_ev)
 
     @property
     def player_gain(self) -> float:
