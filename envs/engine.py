@@ -89,8 +89,8 @@ class Engine:
         """``num_seats``: an int in 2..8; ``max_hands``: a positive int or None.
 
         Parameters checked here are typed ``object``: the compiled core
-        (:mod:`envs`) enforces annotations on entry, and a wrong value must
-        reach the check that names it.
+        (:mod:`envs._native`) enforces annotations on entry, and a wrong
+        value must reach the check that names it.
         """
         self.rules = Rules.resolve(rules)
         if isinstance(num_seats, bool) or not isinstance(num_seats, int) or not (
@@ -829,7 +829,8 @@ class Engine:
             for hand in self.hands[s]:
                 self._reveal(hand)
         scale = 1.0 / self.rules.min_bet
-        self.pending_rewards = tuple([(c - c0) * scale for c, c0 in zip(chips, self.hand_start_chips)])
+        self.pending_rewards = tuple([(c - c0) * scale
+                                      for c, c0 in zip(chips, self.hand_start_chips)])
         self.rewarded = True
         self._log("chips", list(chips), self.jackpot)
         self._begin_transfer()
