@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import os
 import sys
+from functools import lru_cache
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
@@ -29,6 +30,7 @@ def _warn(message: str) -> None:
           file=sys.stderr)
 
 
+@lru_cache(maxsize=None)  # setuptools may finalize build_ext more than once
 def native_extensions() -> list:
     """The mypyc extensions, or none when the compiled core is not wanted or not possible."""
     if os.environ.get(_native.PURE_ENV):
@@ -48,12 +50,27 @@ def native_extensions() -> list:
 
 
 class OptionalBuildExt(build_ext):
-    """``build_ext`` that falls back to pure Python and records what it built."""
+    """``build_ext`` that runs mypyc, falls back to pure Python and records what it built.
+
+    mypyc runs here rather than when ``setup.py`` is read: pip reads it for
+    the package metadata too, and compiling twice would double the install.
+    """
+
+    def finalize_options(self) -> None:
+        self.distribution.ext_modules = list(native_extensions())
+        super().finalize_options()
 
     def run(self) -> None:
         targets = [ROOT / "envs", Path(self.build_lib) / "envs"]
         for directory in targets:  # no manifest survives a failed or partial build
             (directory / _native.MANIFEST).unlink(missing_ok=True)
+        # Nor does an extension of an earlier build where this one writes its own.
+        out = ROOT if self.inplace else Path(self.build_lib)
+        stale = [f"envs/{name}" for name in _native.NATIVE_MODULES] + [f"{_native.GROUP}__mypyc"]
+        for stem in stale:
+            for old in out.glob(f"{stem}.*"):
+                if old.suffix in (".so", ".pyd"):
+                    old.unlink()
         if not self.extensions:
             return
         try:
@@ -68,7 +85,9 @@ class OptionalBuildExt(build_ext):
 
 
 setup(
-    ext_modules=native_extensions(),
+    # A placeholder that marks the package as having extensions (a platform
+    # wheel, build_ext runs); OptionalBuildExt puts mypyc's in its place.
+    ext_modules=[Extension(f"{_native.GROUP}__mypyc", sources=[])],
     cmdclass={"build_ext": OptionalBuildExt},
     package_data={"envs": [_native.MANIFEST]},
 )
