@@ -39,19 +39,32 @@ Actions a preset does not use are always masked out.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from envs.cards import get_state, set_state
 
-STAND, HIT, REVEAL_HIT, TAKE_BANK, REFUSE_BANK, CLAIM_BANK = range(6)
-DOUBLE, SPLIT, CHANGE_FOUR, MORT, DECLINE, FUSILAR, PASS, SELL_BANK = range(6, 14)
+# Final: the compiled core (envs._native) reads these as C constants, not dict lookups.
+STAND: Final = 0
+HIT: Final = 1
+REVEAL_HIT: Final = 2
+TAKE_BANK: Final = 3
+REFUSE_BANK: Final = 4
+CLAIM_BANK: Final = 5
+DOUBLE: Final = 6
+SPLIT: Final = 7
+CHANGE_FOUR: Final = 8
+MORT: Final = 9
+DECLINE: Final = 10
+FUSILAR: Final = 11
+PASS: Final = 12
+SELL_BANK: Final = 13
 
 CORE_ACTIONS = (
     "stand", "hit", "reveal_hit", "take_bank", "refuse_bank", "claim_bank",
     "double", "split", "change_four", "mort", "decline", "fusilar", "pass", "sell_bank",
 )
 
-MAX_OFFSET = 7
+MAX_OFFSET: Final = 7
 """Side bets name the target by its place after the bettor: 1..7 (8 seats at most)."""
 
 

@@ -17,22 +17,24 @@ ranks 1..7 are worth 2..14 half points, every figure 1 half point (½), and
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Final
 
 RANK_CHARS = "1234567SCR"
 SUIT_CHARS = "oceb"
 SUIT_NAMES = ("oros", "copas", "espadas", "bastos")
 RANK_NAMES = ("1", "2", "3", "4", "5", "6", "7", "sota", "caballo", "rey")
-NUM_RANKS = 10
-NUM_SUITS = 4
-DECK_SIZE = NUM_RANKS * NUM_SUITS
+# Final: the compiled core (envs._native) reads these as C constants, not dict lookups.
+NUM_RANKS: Final = 10
+NUM_SUITS: Final = 4
+DECK_SIZE: Final = NUM_RANKS * NUM_SUITS
 
-SEVEN_AND_HALF = 15
+SEVEN_AND_HALF: Final = 15
 """7½ in half points."""
 
 FIGURE_RANKS = (7, 8, 9)
 
 # Half-point value of each card code, indexed by code.
-HALF_POINTS: tuple[int, ...] = tuple(
+HALF_POINTS: Final[tuple[int, ...]] = tuple(
     (r + 1) * 2 if r < 7 else 1 for _s in range(NUM_SUITS) for r in range(NUM_RANKS)
 )
 

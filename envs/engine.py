@@ -50,7 +50,7 @@ a hand's scoring and its special forms live in :mod:`envs.hands`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 
@@ -68,13 +68,24 @@ __all__ = ["Engine", "Hand", "IllegalActionError", "replay", "PHASE_NAMES", "STA
            "WAITING", "PLAYING", "STOOD", "BUST", "DECLARED"]
 
 # Phases: who is asked for what.
-BET, PLAY, BANK, TRANSFER, OVER, AUCTION, SIDE_BET, SELL = range(8)
+# Final: the compiled core (envs._native) reads the phases and limits as C constants, not dict lookups.
+BET: Final = 0
+PLAY: Final = 1
+BANK: Final = 2
+TRANSFER: Final = 3
+OVER: Final = 4
+AUCTION: Final = 5
+SIDE_BET: Final = 6
+SELL: Final = 7
 PHASE_NAMES = ("bet", "play", "bank", "transfer", "over", "auction", "side_bet", "sell")
 
-MIN_SEATS, MAX_SEATS = 2, 8
+MIN_SEATS: Final = 2
+MAX_SEATS: Final = 8
 
-_FOUR_RANK, _THREE_RANK, _SEVEN_RANK = 3, 2, 6
-_MAX_FOUR_CHANGES = 4  # RULES.md §6 change_four (ESP): "up to four times"
+_FOUR_RANK: Final = 3
+_THREE_RANK: Final = 2
+_SEVEN_RANK: Final = 6
+_MAX_FOUR_CHANGES: Final = 4  # RULES.md §6 change_four (ESP): "up to four times"
 
 
 class IllegalActionError(ValueError):

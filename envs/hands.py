@@ -23,18 +23,28 @@ Special hands (§4.8, §6), set on ``Hand.special``:
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from envs.cards import HALF_POINTS, NUM_RANKS, SEVEN_AND_HALF, get_state, set_state
 
-NONE, PAIR_OF_SEVENS, TRIPLE, MORT, FUSILAR, SECRET = range(6)
+# Final: the compiled core (envs._native) reads these as C constants, not dict lookups.
+NONE: Final = 0
+PAIR_OF_SEVENS: Final = 1
+TRIPLE: Final = 2
+MORT: Final = 3
+FUSILAR: Final = 4
+SECRET: Final = 5
 
 # Public status of a hand (what every seat can see).
-WAITING, PLAYING, STOOD, BUST, DECLARED = range(5)
+WAITING: Final = 0
+PLAYING: Final = 1
+STOOD: Final = 2
+BUST: Final = 3
+DECLARED: Final = 4
 STATUS_NAMES = ("waiting", "playing", "stood", "bust", "declared")
 
 _WILD_VALUES = (1, 2, 4, 6, 8, 10, 12, 14)  # ½ or 1..7, in half points
-_SEVEN_RANK = 6
+_SEVEN_RANK: Final = 6
 
 
 @lru_cache(maxsize=None)

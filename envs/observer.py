@@ -83,23 +83,37 @@ for _name, _size in (("is_bank", 1), ("bank_streak", 1), ("sitting_out", 1), ("a
                      ("doubled", 1), ("unseen", 1), ("wild_value", 1), ("side_stake", 1)):
     SEAT_FIELDS[_name] = slice(_offset, _offset + _size)
     _offset += _size
-SEAT_BLOCK = _offset
+SEAT_BLOCK: Final = _offset
 
 _GLOBAL = (("phase", len(PHASE_NAMES)), ("jackpot", 1), ("shoe_left", 1),
            ("seen_ranks", NUM_RANKS), ("hands_played", 1), ("own_hidden", NUM_RANKS),
            ("own_total", 1))
-GLOBAL_SIZE = sum(size for _, size in _GLOBAL)
+GLOBAL_SIZE: Final = sum(size for _, size in _GLOBAL)
 
-# Offsets used by the hot path.
-_PHASE = 0
-_JACKPOT = _PHASE + len(PHASE_NAMES)
-_SHOE = _JACKPOT + 1
-_SEEN = _SHOE + 1
-_HANDS = _SEEN + NUM_RANKS
-_OWN_HIDDEN = _HANDS + 1
-_OWN_TOTAL = _OWN_HIDDEN + NUM_RANKS
-(_IS_BANK, _STREAK, _OUT, _ACTING, _CHIPS, _BET, _STATUS, _UP, _HIDDEN, _UP_TOTAL, _REFUSED,
- _NUM_HANDS, _DOUBLED, _UNSEEN, _WILD, _SIDE) = (SEAT_FIELDS[name].start for name in SEAT_FIELDS)
+# Offsets used by the hot path (Final: C constants in the compiled core, envs._native).
+_PHASE: Final = 0
+_JACKPOT: Final = _PHASE + len(PHASE_NAMES)
+_SHOE: Final = _JACKPOT + 1
+_SEEN: Final = _SHOE + 1
+_HANDS: Final = _SEEN + NUM_RANKS
+_OWN_HIDDEN: Final = _HANDS + 1
+_OWN_TOTAL: Final = _OWN_HIDDEN + NUM_RANKS
+_IS_BANK: Final[int] = SEAT_FIELDS["is_bank"].start
+_STREAK: Final[int] = SEAT_FIELDS["bank_streak"].start
+_OUT: Final[int] = SEAT_FIELDS["sitting_out"].start
+_ACTING: Final[int] = SEAT_FIELDS["acting"].start
+_CHIPS: Final[int] = SEAT_FIELDS["chips"].start
+_BET: Final[int] = SEAT_FIELDS["bet"].start
+_STATUS: Final[int] = SEAT_FIELDS["status"].start
+_UP: Final[int] = SEAT_FIELDS["up_ranks"].start
+_HIDDEN: Final[int] = SEAT_FIELDS["hidden"].start
+_UP_TOTAL: Final[int] = SEAT_FIELDS["up_total"].start
+_REFUSED: Final[int] = SEAT_FIELDS["refused"].start
+_NUM_HANDS: Final[int] = SEAT_FIELDS["hands"].start
+_DOUBLED: Final[int] = SEAT_FIELDS["doubled"].start
+_UNSEEN: Final[int] = SEAT_FIELDS["unseen"].start
+_WILD: Final[int] = SEAT_FIELDS["wild_value"].start
+_SIDE: Final[int] = SEAT_FIELDS["side_stake"].start
 
 
 def observation_size(num_seats: int) -> int:
