@@ -252,6 +252,15 @@ class Engine:
 
     def action_mask(self) -> np.ndarray:
         """The legal actions as a new int8 mask over the action layout."""
+        return self.legal_mask().copy()
+
+    def legal_mask(self) -> np.ndarray:
+        """The legal actions as an int8 mask shared with the engine: read it, never write it.
+
+        One array per set of legal actions, kept for the engine's life, so a
+        caller that only reads it (the single-seat views' built-in dealer)
+        saves the copy :meth:`action_mask` makes.
+        """
         mask = self._mask
         if mask is None:
             legal = self.legal_actions()
@@ -261,7 +270,7 @@ class Engine:
                 mask = self._mask_cache[key] = np.zeros(self.layout.size, dtype=np.int8)
                 mask[legal] = 1
             self._mask = mask
-        return mask.copy()
+        return mask
 
     def step(self, action: int | np.integer) -> None:
         """Apply the action of the seat to act, then play on to the next decision."""

@@ -403,7 +403,7 @@ class Observer:
 
     def _apply(self, event: tuple) -> None:
         """Dispatch one event; the most frequent kinds are tested first."""
-        kind = event[0]
+        kind: str = event[0]
         if kind == "action":
             return
         if kind == "status":
@@ -488,17 +488,29 @@ class Observer:
         public[_SHOE] = len(e.draw_pile) * self._shoe_scale
         if e.max_hands:
             public[_HANDS] = e.hands_played / e.max_hands
-        hands = self._hands[seat]
         own = self._own[seat]
-        if hands:
-            view = hands[self._current[seat]]
-            own[NUM_RANKS] = (best_total(view.known_base, view.known_wilds) if view.known_wilds
-                              else view.known_base) / 15.0
-        else:
-            own[NUM_RANKS] = 0.0
-        split = seat * SEAT_BLOCK
-        buffer = public + own + table[split:] + table[:split]
-        return _FROMBUFFER(buffer, _FLOAT32)
+        own[NUM_RANKS] = self._known_total(seat) / 15.0
+        if seat:
+            split = seat * SEAT_BLOCK
+            return _FROMBUFFER(public + own + table[split:] + table[:split], _FLOAT32)
+        return _FROMBUFFER(public + own + table, _FLOAT32)
+
+    def own_total(self, seat: int) -> int:
+        """The best total of the cards ``seat`` knows in its current hand, in half points.
+
+        The ``own_total`` entry of its observation (times 15), without building
+        the vector.
+        """
+        self._read_events()
+        return self._known_total(seat)
+
+    def _known_total(self, seat: int) -> int:
+        hands = self._hands[seat]
+        if not hands:
+            return 0
+        view = hands[self._current[seat]]
+        return best_total(view.known_base, view.known_wilds) if view.known_wilds \
+            else view.known_base
 
 
 # Bound once: the compiled observe() then skips two attribute lookups a call.

@@ -72,6 +72,7 @@ from envs.engine import Engine
 from envs.observer import Observer, observation_bounds, observation_slices
 from envs.render import table_text
 from envs.rules import Rules
+from envs.seat_play import BANK_VIEW, PLAYER_VIEW, RANDOM, SEAT_VIEW, SeatPlay, dealer_action
 
 ROLES = ("bank", "players")
 
@@ -130,25 +131,9 @@ class DealerRule:
         self._total_index = observation_slices(2)["own_total"].start
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        if action_mask[A.TAKE_BANK]:
-            return A.TAKE_BANK
-        if action_mask[A.CLAIM_BANK]:
-            return A.CLAIM_BANK
-        if action_mask[A.HIT] or action_mask[A.STAND]:
-            total = float(observation[self._total_index]) * 7.5
-            want = A.HIT if total < self.threshold - 1e-6 else A.STAND
-            if action_mask[want]:
-                return want
-            return A.STAND if action_mask[A.STAND] else A.HIT
-        legal = np.flatnonzero(action_mask)
-        if legal.size == 0:
-            raise ValueError("the action mask allows no action")
-        # No bid, no side bet, keep the bank; decline the Mort (RULES.md §5, §6).
-        for action in (A.PASS, A.DECLINE):
-            if action_mask[action]:
-                return action
-        bets = legal[legal >= len(A.CORE_ACTIONS)]
-        return int(bets[0]) if bets.size else int(legal[0])
+        # own_total is the known total in half points / 15, stored as float32.
+        return dealer_action(self.threshold, round(float(observation[self._total_index]) * 15.0),
+                             action_mask)
 
 
 class _UniformPool:
@@ -191,29 +176,31 @@ def _sources(opponents: Any, rules: Rules) -> dict[str, PolicyLike | PoolLike]:
     return {role: source for role in ROLES}
 
 
-def _draw(source: PolicyLike | PoolLike, rng: np.random.Generator) -> PolicyLike:
-    # hasattr, not isinstance(…, PoolLike): a Protocol check costs more than a hand.
-    return source.sample(rng) if hasattr(source, "sample") else source
-
-
-def _check_seat(name: str, value: int | str, num_seats: int) -> None:
+def _check_seat(name: str, value: int | str, num_seats: int) -> int:
+    """A seat choice as :class:`SeatPlay` takes it: the seat, or ``RANDOM`` for "random"."""
     if value == "random":
-        return
+        return RANDOM
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not (
             0 <= value < num_seats):
         raise ValueError(f"{name}={value!r} must be 'random' or a seat 0..{num_seats - 1}")
+    return int(value)
 
 
 class SingleSeatEnv(gym.Env):
-    """Common machinery of the three views (see the module docstring)."""
+    """Common machinery of the three views (see the module docstring).
+
+    The table loop itself — dealing, drawing seats and opponents, playing the
+    other seats — is :class:`envs.seat_play.SeatPlay`, compiled with the engine.
+    """
 
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
     role = "seat"
+    view = SEAT_VIEW
 
     def __init__(self, rules: Rules | str | Any = "catalan", num_seats: int = 2,
                  opponents: Any = None, seat: int | str = "random",
                  table_hands: int = 10, illegal_reward: float = -1.0,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, bank: int | str = "random") -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r} is not supported; choose one of "
                              f"{self.metadata['render_modes']} or None")
@@ -221,7 +208,6 @@ class SingleSeatEnv(gym.Env):
         self.rules = self._view_rules(Rules.resolve(rules))
         self.engine = Engine(self.rules, num_seats, max_hands=table_hands)
         self.num_seats = num_seats
-        _check_seat("seat", seat, num_seats)
         self.seat_choice = seat
         self.table_hands = table_hands
         self.illegal_reward = float(illegal_reward)
@@ -230,143 +216,45 @@ class SingleSeatEnv(gym.Env):
         low, high = observation_bounds(num_seats)
         self.observation_space = spaces.Box(low=low, high=high, dtype=np.float32)
         self.action_space = spaces.Discrete(self.engine.layout.size)
-        self.learner = 0
-        self._policies: dict[int, PolicyLike] = {}
-        self._bank_policy: PolicyLike | None = None
-        self._split_roles = False
-        self._mask = np.zeros(self.action_space.n, dtype=np.int8)
-        self._need_table = True
-        self._hand = -1
+        self._play = SeatPlay(self.engine, self.observer, self.view,
+                              _check_seat("seat", seat, num_seats),
+                              _check_seat("bank", bank, num_seats), self.sources["bank"],
+                              self.sources["players"], self.illegal_reward, DealerRule.act)
 
-    # ------------------------------------------------------------ per view
     def _view_rules(self, rules: Rules) -> Rules:
         return rules
 
-    def _new_table(self) -> None:
-        """Deal a fresh table (engine episode) and fix the seats for it."""
-        raise NotImplementedError
-
-    def _hand_is_playable(self) -> bool:
-        """Whether the learner can play the current hand in its role."""
-        raise NotImplementedError
-
-    def _choose_seats(self) -> None:
-        """Per-episode choices: the learner's seat (Player) and the opponents."""
-        self._draw_opponents()
-
-    # --------------------------------------------------------------- helpers
-    def _engine_seed(self) -> int:
-        return int(self.np_random.integers(2**31 - 1))
-
-    def _draw_seat(self, choice: int | str, among: Sequence[int]) -> int:
-        if choice == "random":
-            return int(among[int(self.np_random.integers(len(among)))])
-        return int(choice)
-
-    def _draw_opponents(self) -> None:
-        """Draw this episode's policies: one per other seat, plus one for the bank role.
-
-        With one source for both roles each seat keeps its own policy in every
-        role (a person at the table); with a ``{"bank", "players"}`` mapping
-        whoever holds the bank plays the bank's policy.
-        """
-        rng = self.np_random
-        sources = self.sources
-        self._split_roles = sources["bank"] is not sources["players"]
-        self._policies = {seat: _draw(sources["players"], rng)
-                          for seat in range(self.num_seats) if seat != self.learner}
-        self._bank_policy = _draw(sources["bank"], rng) if self._split_roles else None
+    @property
+    def learner(self) -> int:
+        """The learner's seat in the current episode."""
+        return self._play.learner
 
     def _policy_of(self, seat: int) -> PolicyLike:
-        if self._split_roles and seat == self.engine.bank:
-            return self._bank_policy
-        return self._policies[seat]
-
-    def _play_opponents(self) -> float:
-        """Let the other seats act until the learner must act or the episode ends.
-
-        Returns the learner's reward collected meanwhile.
-        """
-        e = self.engine
-        observe = self.observer.observe
-        learner = self.learner
-        reward = 0.0
-        while not e.over and e.actor != learner and not self._episode_over():
-            seat = e.actor
-            mask = e.action_mask()
-            action = self._policy_of(seat).act(observe(seat), mask)
-            if not mask[action]:
-                raise ValueError(f"opponent {self._policy_of(seat)!r} at seat {seat} chose "
-                                 f"illegal action {action!r}; legal: "
-                                 f"{np.flatnonzero(mask).tolist()}")
-            e.step(int(action))
-            reward += e.pending_rewards[learner]
-        return reward
-
-    def _episode_over(self) -> bool:
-        return self.engine.over or self.engine.hands_played != self._hand
-
-    def _observation(self) -> np.ndarray:
-        return self.observer.observe(self.learner)
-
-    def _info(self) -> dict[str, Any]:
-        """Also stores the learner's mask for :meth:`action_masks`."""
-        e = self.engine
-        mask = e.action_mask() if e.actor == self.learner and not e.over else \
-            np.zeros(self.action_space.n, dtype=np.int8)
-        self._mask = mask
-        return {"action_mask": mask, "seat": self.learner,
-                "role": "bank" if self.learner == e.bank else "player",
-                "hand": e.hands_played}
+        return self._play.policy_of(seat)
 
     # ------------------------------------------------------------- Gym API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
+        play = self._play
+        play.rng = self.np_random
         if seed is not None:
-            self._need_table = True
+            play.need_table = True
             seeder = np.random.default_rng(seed)
             for source in {id(s): s for s in self.sources.values()}.values():
                 members = getattr(source, "members", [source])
                 for policy in members:
                     if hasattr(policy, "seed"):
                         policy.seed(int(seeder.integers(2**31 - 1)))
-        self._start_episode()
-        return self._observation(), self._info()
-
-    def _start_episode(self) -> None:
-        for _attempt in range(1000):
-            if self._need_table or self.engine.over:
-                self._new_table()
-                self._need_table = False
-            self._hand = self.engine.hands_played
-            if not self._hand_is_playable():
-                self._need_table = True
-                continue
-            self._choose_seats()
-            self._play_opponents()  # rewards before the learner's first decision: module doc
-            if self.engine.actor == self.learner and not self._episode_over():
-                return
-        raise RuntimeError("1000 tables in a row gave the learner no decision; "
-                           "check the rules and the number of seats")
+        play.start_episode()
+        return play.observation(), play.info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        e = self.engine
-        mask = self._mask
-        a = int(action)
-        if not 0 <= a < mask.size or not mask[a]:
-            self._need_table = True
-            info = self._info()
-            info["illegal_action"] = a
-            return self._observation(), self.illegal_reward, True, False, info
-        e.step(a)
-        reward = e.pending_rewards[self.learner] + self._play_opponents()
-        terminated = self._episode_over()
-        return self._observation(), float(reward), terminated, False, self._info()
+        return self._play.step(int(action))
 
     def action_masks(self) -> np.ndarray:
         """Legal actions of the learner now, as booleans (sb3-contrib's MaskablePPO)."""
-        return self._mask.astype(bool)
+        return self._play.mask.astype(bool)
 
     def get_action_meanings(self) -> list[str]:
         """The name of every action index (``stand``, ``hit``, ``bet_1``, …)."""
@@ -388,14 +276,14 @@ class PlayerEnv(SingleSeatEnv):
     """
 
     role = "player"
+    view = PLAYER_VIEW
 
     def __init__(self, rules: Rules | str | Any = "catalan", num_seats: int = 2,
                  opponents: Any = None, seat: int | str = "random",
                  bank: int | str = "random", table_hands: int = 10,
                  illegal_reward: float = -1.0, render_mode: str | None = None) -> None:
         super().__init__(rules, num_seats, opponents, seat, table_hands, illegal_reward,
-                         render_mode)
-        _check_seat("bank", bank, num_seats)
+                         render_mode, bank)
         if bank != "random" and bank == seat:
             raise ValueError(f"seat={seat} and bank={bank}: the learner of the Player view "
                              f"never holds the bank; choose different seats")
@@ -403,23 +291,6 @@ class PlayerEnv(SingleSeatEnv):
 
     def _view_rules(self, rules: Rules) -> Rules:
         return fixed_bank_rules(rules)
-
-    def _new_table(self) -> None:
-        others = [s for s in range(self.num_seats) if s != self.seat_choice]
-        self._table_bank = self._draw_seat(self.bank_choice, others)
-        self.engine.reset(seed=self._engine_seed(), bank=self._table_bank)
-
-    def _hand_is_playable(self) -> bool:
-        e = self.engine
-        if e.bank != self._table_bank:
-            return False
-        if self.seat_choice == "random":
-            return bool(e.order)
-        return self.seat_choice in e.order
-
-    def _choose_seats(self) -> None:
-        self.learner = self._draw_seat(self.seat_choice, self.engine.order)
-        self._draw_opponents()
 
 
 class BankEnv(SingleSeatEnv):
@@ -429,16 +300,17 @@ class BankEnv(SingleSeatEnv):
     """
 
     role = "bank"
+    view = BANK_VIEW
+
+    def __init__(self, rules: Rules | str | Any = "catalan", num_seats: int = 2,
+                 opponents: Any = None, seat: int | str = "random",
+                 table_hands: int = 10, illegal_reward: float = -1.0,
+                 render_mode: str | None = None) -> None:
+        super().__init__(rules, num_seats, opponents, seat, table_hands, illegal_reward,
+                         render_mode)
 
     def _view_rules(self, rules: Rules) -> Rules:
         return fixed_bank_rules(rules)
-
-    def _new_table(self) -> None:
-        self.learner = self._draw_seat(self.seat_choice, range(self.num_seats))
-        self.engine.reset(seed=self._engine_seed(), bank=self.learner)
-
-    def _hand_is_playable(self) -> bool:
-        return self.engine.bank == self.learner and bool(self.engine.order)
 
 
 class SeatEnv(SingleSeatEnv):
@@ -449,24 +321,14 @@ class SeatEnv(SingleSeatEnv):
     """
 
     role = "seat"
+    view = SEAT_VIEW
 
-    def _new_table(self) -> None:
-        self.learner = self._draw_seat(self.seat_choice, range(self.num_seats))
-        self.engine.reset(seed=self._engine_seed())
-        self._draw_opponents()
-
-    def _hand_is_playable(self) -> bool:
-        return True
-
-    def _choose_seats(self) -> None:
-        """Opponents are drawn with the table (in ``_new_table``): a table is one episode."""
-
-    def _start_episode(self) -> None:
-        self._need_table = True
-        super()._start_episode()
-
-    def _episode_over(self) -> bool:
-        return self.engine.over
+    def __init__(self, rules: Rules | str | Any = "catalan", num_seats: int = 2,
+                 opponents: Any = None, seat: int | str = "random",
+                 table_hands: int = 10, illegal_reward: float = -1.0,
+                 render_mode: str | None = None) -> None:
+        super().__init__(rules, num_seats, opponents, seat, table_hands, illegal_reward,
+                         render_mode)
 
 
 GYM_IDS = {"sette/Player-v0": "envs.single_seat:PlayerEnv",

@@ -38,6 +38,8 @@ else:  # pragma: no cover - Python 3.10
 
 COMMANDS = ("all", "player", "bank", "selfplay")
 """What ``sette train`` can run: everything, or one part."""
+VEC_ENVS = ("views", "dummy", "subproc")
+"""``run.vec_env`` choices: train.vec_env.ViewVecEnv, SB3's DummyVecEnv, SB3's SubprocVecEnv."""
 
 
 class ConfigError(ValueError):
@@ -77,7 +79,7 @@ class RunConfig:
 
     seed: int = 0
     n_envs: int = 8
-    vec_env: str = "dummy"          # dummy (one process) or subproc (one per env)
+    vec_env: str = "views"          # views, dummy (one process) or subproc (one per env)
     torch_threads: int = 1
     checkpoint_every: int = 50_000  # steps between checkpoints
     eval_every: int = 50_000        # steps between evaluations against the baselines
@@ -285,7 +287,8 @@ def validate(config: TrainConfig) -> None:
         (2 <= config.table.num_seats <= 8, "table.num_seats must be in 2..8"),
         (config.table.table_hands >= 1, "table.table_hands must be at least 1"),
         (config.run.n_envs >= 1, "run.n_envs must be at least 1"),
-        (config.run.vec_env in ("dummy", "subproc"), "run.vec_env must be 'dummy' or 'subproc'"),
+        (config.run.vec_env in VEC_ENVS,
+         f"run.vec_env must be one of {', '.join(repr(v) for v in VEC_ENVS)}"),
         *((ppo.activation in ("tanh", "relu"), f"{name}.activation must be 'tanh' or 'relu'")
           for name, ppo in _ppo_sections(config)),
         *((ppo.n_steps >= 1 and ppo.batch_size >= 1,

@@ -13,7 +13,8 @@ A *stage* trains one role — the player on ``sette/Player-v0`` or the bank on
 done and skipped; otherwise the newest checkpoint is loaded and training goes
 on for the steps that remain (a run killed mid-stage loses at most
 ``checkpoint_every`` steps). The environments are vectorised
-(``DummyVecEnv`` or ``SubprocVecEnv``), wrapped in ``VecMonitor`` for episode
+(:class:`~train.vec_env.ViewVecEnv` by default, or SB3's ``DummyVecEnv`` or
+``SubprocVecEnv``), wrapped in ``VecMonitor`` for episode
 rewards and in :class:`EnvTimer`, which measures the share of the wall time
 spent inside the environments (stepping, resetting, fetching masks).
 """
@@ -40,8 +41,12 @@ from envs.rules import Rules
 from envs.single_seat import BankEnv, PlayerEnv, PolicyLike
 from evaluate.ev import compare
 from train.config import PPOConfig, TrainConfig
+from train.vec_env import ViewVecEnv
 
 VIEWS = {"player": PlayerEnv, "bank": BankEnv}
+VEC_ENV_CLASSES: dict[str, type[VecEnv]] = {
+    "views": ViewVecEnv, "dummy": DummyVecEnv, "subproc": SubprocVecEnv}
+"""``run.vec_env``: the views stepped in one loop (:mod:`train.vec_env`), or SB3's own."""
 _CKPT = re.compile(r"ckpt_(\d+)_steps\.zip$")
 
 
@@ -86,11 +91,7 @@ def make_vec_env(role: str, config: TrainConfig, opponents: Mapping[str, Any],
     rules = Rules.resolve(table.rules)
     factory = partial(make_view, role, rules, table.num_seats, table.table_hands, opponents)
     fns: list[Callable[[], Any]] = [factory] * config.run.n_envs
-    venv: VecEnv
-    if config.run.vec_env == "subproc":
-        venv = SubprocVecEnv(fns)
-    else:
-        venv = DummyVecEnv(fns)
+    venv: VecEnv = VEC_ENV_CLASSES[config.run.vec_env](fns)
     venv.seed(seed)
     return EnvTimer(VecMonitor(venv))
 

@@ -1,0 +1,70 @@
+"""``ViewVecEnv``: the single-seat views stepped in one loop, without per-step copies.
+
+Stable-Baselines3's ``DummyVecEnv`` deep-copies every step's list of infos
+(in case an environment reuses its dicts) and moves each observation through
+a dict of buffers. A view of :mod:`envs.single_seat` returns a new info dict
+and a new observation array at every step, so neither is needed: at 8 views
+and a learner step of about 20 µs, the copy alone cost as much as the game.
+:class:`ViewVecEnv` is ``DummyVecEnv`` with those two steps left out —
+same observations, rewards, dones, infos (``terminal_observation``,
+``TimeLimit.truncated``), seeds and resets, which ``tests/test_training.py``
+checks step by step, so a run gives the same model with either. It also
+looks each env's methods up once rather than at every call (MaskablePPO
+calls ``env_method("action_masks")`` at every step).
+
+It is the default of ``sette train`` (``run.vec_env = "views"``); ``"dummy"``
+and ``"subproc"`` select SB3's own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import gymnasium as gym
+from gymnasium import spaces
+from stable_baselines3.common.vec_env import DummyVecEnv
+from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
+
+
+class ViewVecEnv(DummyVecEnv):
+    """Views in one process, stepped in sequence; for environments with a ``Box``
+    observation space that return a fresh info dict every step."""
+
+    def __init__(self, env_fns: list[Callable[[], gym.Env]]) -> None:
+        super().__init__(env_fns)
+        if not isinstance(self.observation_space, spaces.Box):
+            raise TypeError(f"ViewVecEnv needs a Box observation space, not "
+                            f"{self.observation_space!r}; use DummyVecEnv")
+        self._buffer = self.buf_obs[None]
+        self._bound: dict[str, list[Callable[..., Any]]] = {}
+
+    def step_wait(self) -> VecEnvStepReturn:
+        buffer, rewards, dones = self._buffer, self.buf_rews, self.buf_dones
+        infos: list[dict[str, Any]] = []
+        for index, env in enumerate(self.envs):
+            obs, reward, terminated, truncated, info = env.step(self.actions[index])
+            done = terminated or truncated
+            info["TimeLimit.truncated"] = truncated and not terminated
+            if done:
+                info["terminal_observation"] = obs
+                obs, self.reset_infos[index] = env.reset()
+            buffer[index] = obs
+            rewards[index] = reward
+            dones[index] = done
+            infos.append(info)
+        self.buf_infos = infos
+        return buffer.copy(), rewards.copy(), dones.copy(), infos
+
+    def env_method(self, method_name: str, *method_args: Any, indices: Any = None,
+                   **method_kwargs: Any) -> list[Any]:
+        """As ``DummyVecEnv``'s, with each env's method looked up once (MaskablePPO asks
+        for ``action_masks`` at every step)."""
+        if indices is not None:
+            return super().env_method(method_name, *method_args, indices=indices,
+                                      **method_kwargs)
+        methods = self._bound.get(method_name)
+        if methods is None:
+            methods = self._bound[method_name] = [env.get_wrapper_attr(method_name)
+                                                  for env in self.envs]
+        return [method(*method_args, **method_kwargs) for method in methods]
