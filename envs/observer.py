@@ -223,11 +223,15 @@ class Observer:
         self._table = array("f", bytes(4 * n * SEAT_BLOCK))
         self._hands: list[list[_HandView]] = [[] for _ in range(n)]
         self._current = [0] * n
+        self._status = [-1] * n  # the status set in each seat's one-hot, -1: none
         self._side = [0] * n
         self._hand_bank = -1
         self._bank = -1
         self._phase = -1
         self._actor = -1
+        self._jackpot = -1
+        self._left = -1
+        self._played = -1
         self._chips: list[int] = []
         self._refused: list[bool] = []
         self._seen_stale = False
@@ -289,6 +293,11 @@ class Observer:
         return hands[index]
 
     def _on_card(self, event: tuple) -> None:
+        seat: int
+        card: int
+        up: bool
+        index: int
+        unseen: bool
         _, seat, card, up, index, unseen = event
         hands = self._hands[seat]
         view = hands[index] if index < len(hands) else self._view(seat, index)
@@ -298,6 +307,10 @@ class Observer:
         self._dirty.add(seat)
 
     def _on_reveal(self, event: tuple) -> None:
+        seat: int
+        card: int
+        index: int
+        unseen: bool
         _, seat, card, index, unseen = event
         view = self._view(seat, index)
         self._add_card(seat, view, card, False, unseen, -1)
@@ -306,6 +319,12 @@ class Observer:
         self._dirty.add(seat)
 
     def _on_split(self, event: tuple) -> None:
+        seat: int
+        card: int
+        source: int
+        target: int
+        up: bool
+        unseen: bool
         _, seat, card, source, target, up, unseen = event
         hands = self._hands[seat]
         self._add_card(seat, hands[source], card, up, unseen, -1)
@@ -315,6 +334,8 @@ class Observer:
 
     def _on_discarded(self, event: tuple) -> None:
         """An initial card dealt face down, shown and thrown away (§6)."""
+        seat: int
+        card: int
         _, seat, card, _reason = event
         self._add_card(seat, self._view(seat, 0), card, False, False, -1)
         self._public[_SEEN + card % NUM_RANKS] += self._seen_scale
@@ -322,30 +343,49 @@ class Observer:
 
     def _on_four_back(self, event: tuple) -> None:
         """An initial 4 shown and put back into the draw pile (§6 change_four)."""
+        seat: int
+        card: int
         _, seat, card = event
         self._add_card(seat, self._view(seat, 0), card, False, False, -1)
         self._dirty.add(seat)
 
     def _on_status(self, event: tuple) -> None:
+        seat: int
+        status: int
+        index: int
         _, seat, status, index = event
-        base = seat * SEAT_BLOCK + _STATUS
-        self._table[base:base + 5] = _STATUS_ONE_HOT[status]
+        old = self._status[seat]
+        if old != status:
+            base = seat * SEAT_BLOCK + _STATUS
+            if old >= 0:
+                self._table[base + old] = 0.0
+            self._table[base + status] = 1.0
+            self._status[seat] = status
         if index != self._current[seat] or index >= len(self._hands[seat]):
             self._current[seat] = index  # another hand is now the seat's current one
             self._view(seat, index)
             self._dirty.add(seat)
 
     def _on_bet(self, event: tuple) -> None:
+        seat: int
+        amount: int
+        index: int
         _, seat, amount, index = event
         self._view(seat, index).bet = amount
         self._dirty.add(seat)
 
     def _on_raise(self, event: tuple) -> None:
+        seat: int
+        total: int
+        index: int
         _, seat, _amount, total, index = event
         self._view(seat, index).bet = total
         self._dirty.add(seat)
 
     def _on_double(self, event: tuple) -> None:
+        seat: int
+        total: int
+        index: int
         _, seat, total, index = event
         view = self._view(seat, index)
         view.bet = total
@@ -353,6 +393,8 @@ class Observer:
         self._dirty.add(seat)
 
     def _on_side_bet(self, event: tuple) -> None:
+        bettor: int
+        stake: int
         _, bettor, _target, stake = event
         self._side[bettor] += stake
         self._table[bettor * SEAT_BLOCK + _SIDE] = self._side[bettor] * self._bet_scale
@@ -386,12 +428,18 @@ class Observer:
             if seat in playing:
                 table[base + _STATUS + WAITING] = 1.0
                 table[base + _NUM_HANDS] = 1.0
+                self._status[seat] = WAITING
+            else:
+                self._status[seat] = -1
             table[base + _OUT] = 0.0 if seat in playing or seat == self._bank else 1.0
         self._hands = [[_HandView()] if seat in playing else [] for seat in range(n)]
         self._current = [0] * n
         self._side = [0] * n
 
     def _on_hand(self, event: tuple) -> None:
+        bank: int
+        streak: int
+        order: tuple[int, ...]
         _, _, bank, streak, order = event
         self._set_bank(bank, streak)
         self._hand_bank = bank
@@ -484,10 +532,19 @@ class Observer:
                 public[_PHASE + self._phase] = 0.0
             public[_PHASE + e.phase] = 1.0
             self._phase = e.phase
-        public[_JACKPOT] = e.jackpot * self._chips_scale
-        public[_SHOE] = len(e.draw_pile) * self._shoe_scale
-        if e.max_hands:
-            public[_HANDS] = e.hands_played / e.max_hands
+        jackpot = e.jackpot
+        if jackpot != self._jackpot:
+            public[_JACKPOT] = jackpot * self._chips_scale
+            self._jackpot = jackpot
+        left = len(e.draw_pile)
+        if left != self._left:
+            public[_SHOE] = left * self._shoe_scale
+            self._left = left
+        played = e.hands_played
+        if played != self._played:
+            if e.max_hands:
+                public[_HANDS] = played / e.max_hands
+            self._played = played
         own = self._own[seat]
         own[NUM_RANKS] = self._known_total(seat) / 15.0
         if seat:
@@ -516,7 +573,6 @@ class Observer:
 # Bound once: the compiled observe() then skips two attribute lookups a call.
 _FROMBUFFER: Final = np.frombuffer
 _FLOAT32: Final = np.dtype(np.float32)
-_STATUS_ONE_HOT = [array("f", [float(i == k) for i in range(5)]) for k in range(5)]
 _BLANK_HAND = array("f", bytes(4 * (_REFUSED - _BET)))
 _BLANK_TAIL = array("f", bytes(4 * (SEAT_BLOCK - _NUM_HANDS)))
 _BLANK_OWN = array("f", bytes(4 * (NUM_RANKS + 1)))
