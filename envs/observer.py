@@ -420,19 +420,18 @@ class Observer:
         """A new hand (or the end): no cards, no bets; ``playing`` seats wait."""
         table = self._table
         n = len(self._own)
+        hands: list[list[_HandView]] = []
         for seat in range(n):
             base = seat * SEAT_BLOCK
-            table[base + _BET:base + _REFUSED] = _BLANK_HAND
-            table[base + _NUM_HANDS:base + SEAT_BLOCK] = _BLANK_TAIL
+            in_hand = seat in playing
+            # Everything from the stake on, the refusal flag included (rewritten below).
+            table[base + _BET:base + SEAT_BLOCK] = _WAITING_HAND if in_hand else _NO_HAND
+            table[base + _OUT] = 0.0 if in_hand or seat == self._bank else 1.0
             self._own[seat][:] = _BLANK_OWN
-            if seat in playing:
-                table[base + _STATUS + WAITING] = 1.0
-                table[base + _NUM_HANDS] = 1.0
-                self._status[seat] = WAITING
-            else:
-                self._status[seat] = -1
-            table[base + _OUT] = 0.0 if seat in playing or seat == self._bank else 1.0
-        self._hands = [[_HandView()] if seat in playing else [] for seat in range(n)]
+            self._status[seat] = WAITING if in_hand else -1
+            hands.append([_HandView()] if in_hand else [])
+        self._refused = []  # observe() writes every seat's refusal flag again
+        self._hands = hands
         self._current = [0] * n
         self._side = [0] * n
 
@@ -547,10 +546,14 @@ class Observer:
             self._played = played
         own = self._own[seat]
         own[NUM_RANKS] = self._known_total(seat) / 15.0
+        buffer = public + own
         if seat:
             split = seat * SEAT_BLOCK
-            return _FROMBUFFER(public + own + table[split:] + table[:split], _FLOAT32)
-        return _FROMBUFFER(public + own + table, _FLOAT32)
+            buffer += table[split:]
+            buffer += table[:split]
+        else:
+            buffer += table
+        return _FROMBUFFER(buffer, _FLOAT32)
 
     def own_total(self, seat: int) -> int:
         """The best total of the cards ``seat`` knows in its current hand, in half points.
@@ -573,8 +576,11 @@ class Observer:
 # Bound once: the compiled observe() then skips two attribute lookups a call.
 _FROMBUFFER: Final = np.frombuffer
 _FLOAT32: Final = np.dtype(np.float32)
-_BLANK_HAND = array("f", bytes(4 * (_REFUSED - _BET)))
-_BLANK_TAIL = array("f", bytes(4 * (SEAT_BLOCK - _NUM_HANDS)))
+_NO_HAND = array("f", bytes(4 * (SEAT_BLOCK - _BET)))
+"""A seat block from ``bet`` on, for a seat without a hand."""
+_WAITING_HAND = array("f", [float(i in (_STATUS + WAITING - _BET, _NUM_HANDS - _BET))
+                            for i in range(SEAT_BLOCK - _BET)])
+"""The same for a seat dealt in: one hand, waiting."""
 _BLANK_OWN = array("f", bytes(4 * (NUM_RANKS + 1)))
 
 

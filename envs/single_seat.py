@@ -67,7 +67,6 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from envs import actions as A
 from envs.engine import Engine
 from envs.observer import Observer, observation_bounds, observation_slices
 from envs.render import table_text
