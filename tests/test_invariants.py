@@ -117,6 +117,8 @@ def run_episode(rules: Rules | str, seats: int, seed: int, chips: list[int] | No
         legal = e.legal_actions()
         assert legal, "no legal action while the episode is not over"
         assert np.flatnonzero(mask).tolist() == sorted(legal)
+        mask[:] = 1  # a copy: the engine's shared mask is untouched
+        assert np.flatnonzero(e.legal_mask()).tolist() == sorted(legal)
         assert 0 <= e.actor < seats
         order, bank, n_events = list(e.order), e.bank, len(e.events)
         e.step(int(legal[rng.integers(len(legal))]))

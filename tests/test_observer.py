@@ -48,6 +48,7 @@ def test_observer_matches_reference_every_step(preset: str, seats: int) -> None:
     engine = Engine(preset, seats, max_hands=6)
     observer = Observer(engine)
     rnd = random.Random(seats)
+    own_total = observation_slices(seats)["own_total"].start
     checked = 0
     kinds = set()
     for episode in range(8 if seats < 8 else 5):
@@ -56,7 +57,9 @@ def test_observer_matches_reference_every_step(preset: str, seats: int) -> None:
             for seat in range(seats):
                 fast = observer.observe(seat)
                 assert fast.dtype == np.float32 and fast.shape == (observation_size(seats),)
-                np.testing.assert_allclose(fast, reference_observation(engine, seat), atol=1e-6)
+                reference = reference_observation(engine, seat)
+                np.testing.assert_allclose(fast, reference, atol=1e-6)
+                assert observer.own_total(seat) == round(float(reference[own_total]) * 15)
                 checked += 1
             if engine.over:
                 break

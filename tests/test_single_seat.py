@@ -9,8 +9,9 @@ from gymnasium.utils.env_checker import check_env
 
 import envs
 from agents import PolicyPool, make_agent
-from envs.observer import observation_slices
-from envs.single_seat import BankEnv, PlayerEnv, SeatEnv, fixed_bank_rules
+from envs.observer import Observer, observation_slices
+from envs.seat_play import dealer_action
+from envs.single_seat import BankEnv, DealerRule, PlayerEnv, SeatEnv, fixed_bank_rules
 
 VIEW_IDS = ("sette/Player-v0", "sette/Bank-v0", "sette/Seat-v0")
 
@@ -175,3 +176,38 @@ def test_masks_work_with_maskable_ppo_through_subprocesses() -> None:
         assert masks.shape == (2, venv.action_space.n) and masks.any(axis=1).all()
     finally:
         venv.close()
+
+
+@pytest.mark.parametrize("preset", ["catalan", "spanish_full", "italian"])
+def test_the_built_in_dealer_decides_the_same_without_its_observation(preset: str) -> None:
+    """The views ask a DealerRule (and a ThresholdAgent) from the engine's numbers
+    (envs.seat_play.dealer_action); it must be the act() it would give from its vector."""
+    engine = envs.Engine(preset, 4, max_hands=None)
+    observer = Observer(engine)
+    dealers = [DealerRule(t) for t in (0.5, 4, 5.3, 5.5, 7.5)] + [make_agent("threshold:6")]
+    rng = np.random.default_rng(1)
+    engine.reset(seed=2)
+    compared = set()
+    for _ in range(3000):
+        if engine.over:
+            engine.reset(seed=int(rng.integers(1000)))
+        seat = engine.actor
+        for dealer in dealers:
+            seen = dealer.act(observer.observe(seat), engine.action_mask())
+            assert dealer_action(dealer.threshold, observer.own_total(seat),
+                                 engine.legal_mask()) == seen
+            compared.add(seen)
+        engine.step(int(rng.choice(engine.legal_actions())))
+    assert {0, 1} <= compared, "stand and hit were both decided"
+
+
+def test_a_subclass_that_overrides_act_is_asked_through_act() -> None:
+    class Contrarian(DealerRule):
+        def act(self, observation, action_mask):
+            return 0 if action_mask[0] else int(np.flatnonzero(action_mask)[0])
+
+    env = PlayerEnv("catalan", 2, opponents={"bank": Contrarian(7.5)}, seat=0, bank=1)
+    bank_actions = set()
+    for _obs, _r, _terminated, _info in _random_run(env, 400):
+        bank_actions |= {ev[2] for ev in env.engine.events if ev[0] == "action" and ev[1] == 1}
+    assert bank_actions == {"stand"}, "the override stands at once; a threshold of 7.5 hits"
