@@ -147,7 +147,6 @@ class SeatPlay:
         """Deal a fresh table (engine episode) and fix the seats for it."""
         e = self.engine
         n = e.num_seats
-        seed = 0
         if self.view == PLAYER_VIEW:
             others = [s for s in range(n) if s != self.seat_choice]
             self.table_bank = self._draw_seat(self.bank_choice, others)
@@ -247,6 +246,7 @@ class SeatPlay:
         return self.observation(), reward, terminated, False, self.info()
 
     def observation(self) -> np.ndarray:
+        """The learner's observation vector now."""
         return self.observer.observe(self.learner)
 
     def info(self) -> dict[str, Any]:

@@ -195,11 +195,12 @@ class SingleSeatEnv(gym.Env):
     metadata = {"render_modes": ["ansi"], "render_fps": 1}
     role = "seat"
     view = SEAT_VIEW
+    bank_choice: int | str = "random"  # the Player view's ``bank``; the others draw it
 
     def __init__(self, rules: Rules | str | Any = "catalan", num_seats: int = 2,
                  opponents: Any = None, seat: int | str = "random",
                  table_hands: int = 10, illegal_reward: float = -1.0,
-                 render_mode: str | None = None, bank: int | str = "random") -> None:
+                 render_mode: str | None = None) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r} is not supported; choose one of "
                              f"{self.metadata['render_modes']} or None")
@@ -217,8 +218,9 @@ class SingleSeatEnv(gym.Env):
         self.action_space = spaces.Discrete(self.engine.layout.size)
         self._play = SeatPlay(self.engine, self.observer, self.view,
                               _check_seat("seat", seat, num_seats),
-                              _check_seat("bank", bank, num_seats), self.sources["bank"],
-                              self.sources["players"], self.illegal_reward, DealerRule.act)
+                              _check_seat("bank", self.bank_choice, num_seats),
+                              self.sources["bank"], self.sources["players"],
+                              self.illegal_reward, DealerRule.act)
 
     def _view_rules(self, rules: Rules) -> Rules:
         return rules
@@ -281,12 +283,12 @@ class PlayerEnv(SingleSeatEnv):
                  opponents: Any = None, seat: int | str = "random",
                  bank: int | str = "random", table_hands: int = 10,
                  illegal_reward: float = -1.0, render_mode: str | None = None) -> None:
+        self.bank_choice = bank
         super().__init__(rules, num_seats, opponents, seat, table_hands, illegal_reward,
-                         render_mode, bank)
+                         render_mode)
         if bank != "random" and bank == seat:
             raise ValueError(f"seat={seat} and bank={bank}: the learner of the Player view "
                              f"never holds the bank; choose different seats")
-        self.bank_choice = bank
 
     def _view_rules(self, rules: Rules) -> Rules:
         return fixed_bank_rules(rules)
@@ -301,13 +303,6 @@ class BankEnv(SingleSeatEnv):
     role = "bank"
     view = BANK_VIEW
 
-    def __init__(self, rules: Rules | str | Any = "catalan", num_seats: int = 2,
-                 opponents: Any = None, seat: int | str = "random",
-                 table_hands: int = 10, illegal_reward: float = -1.0,
-                 render_mode: str | None = None) -> None:
-        super().__init__(rules, num_seats, opponents, seat, table_hands, illegal_reward,
-                         render_mode)
-
     def _view_rules(self, rules: Rules) -> Rules:
         return fixed_bank_rules(rules)
 
@@ -321,13 +316,6 @@ class SeatEnv(SingleSeatEnv):
 
     role = "seat"
     view = SEAT_VIEW
-
-    def __init__(self, rules: Rules | str | Any = "catalan", num_seats: int = 2,
-                 opponents: Any = None, seat: int | str = "random",
-                 table_hands: int = 10, illegal_reward: float = -1.0,
-                 render_mode: str | None = None) -> None:
-        super().__init__(rules, num_seats, opponents, seat, table_hands, illegal_reward,
-                         render_mode)
 
 
 GYM_IDS = {"sette/Player-v0": "envs.single_seat:PlayerEnv",
