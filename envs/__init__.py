@@ -7,7 +7,9 @@
 * :mod:`envs.observer` — what one seat may see, as a vector with named slices;
 * :mod:`envs.sette_e_mezzo` — the PettingZoo AEC environment;
 * :mod:`envs.render` — text tables and episode transcripts;
-* :mod:`envs.single_seat` — single-seat Gymnasium views (player, bank, seat).
+* :mod:`envs.single_seat` — single-seat Gymnasium views (player, bank, seat);
+* :mod:`envs.seat_play` — their table loop and built-in dealer, compiled with
+  the engine.
 
 Importing ``envs`` registers ``"sette/sette_e_mezzo-v0"`` with PettingZoo::
 
