@@ -151,7 +151,7 @@ class Engine:
         value must reach the check that names it.
         """
         self.rules = Rules.resolve(rules)
-        self._sw = RuleSwitches(self.rules)
+        self._switches = RuleSwitches(self.rules)
         if isinstance(num_seats, bool) or not isinstance(num_seats, int) or not (
                 MIN_SEATS <= num_seats <= MAX_SEATS):
             raise ValueError(f"num_seats={num_seats!r} is out of range; allowed: "
@@ -161,8 +161,8 @@ class Engine:
             raise ValueError(f"max_hands={max_hands!r} must be a positive integer or None")
         self.num_seats: int = num_seats
         self.max_hands: int | None = max_hands
-        self.layout = ActionLayout(self._sw.bet_ladder)
-        self.wild = -1 if self._sw.wild_card == "none" else parse_card(self._sw.wild_card)
+        self.layout = ActionLayout(self._switches.bet_ladder)
+        self.wild = -1 if self._switches.wild_card == "none" else parse_card(self._switches.wild_card)
         self.phase = OVER
         self.events: list[tuple] = []
         self._legal: list[int] | None = None
@@ -186,7 +186,7 @@ class Engine:
         first hand (the rest follows, shuffled by the seed); ``bank`` fixes the
         first bank (no high card, draw or auction); ``chips`` sets the stacks.
         """
-        r = self._sw
+        r = self._switches
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1)[0])
         self.seed = seed
@@ -265,9 +265,9 @@ class Engine:
         for c in cards:
             if not 0 <= c < DECK_SIZE:
                 raise ValueError(f"deck card code {c!r} is not in 0..{DECK_SIZE - 1}")
-            if cards.count(c) > self._sw.decks:
+            if cards.count(c) > self._switches.decks:
                 raise ValueError(f"deck option names {card_name(c)} {cards.count(c)} times but "
-                                 f"the shoe holds {self._sw.decks} deck(s)")
+                                 f"the shoe holds {self._switches.decks} deck(s)")
         return cards
 
     def _stack(self, cards: list[int]) -> None:
@@ -374,7 +374,7 @@ class Engine:
         if phase == SIDE_BET:
             return self._legal_side_bets()
         if phase == AUCTION:
-            r = self._sw
+            r = self._switches
             best = self.best_bid[0]
             others = self.num_seats - 1
             # The buyer must still be able to hold the bank once it has paid every seat.
@@ -389,14 +389,14 @@ class Engine:
 
     def _stake_range(self) -> tuple[int, int]:
         """Smallest and largest stake the acting seat may put on the hand being bet on."""
-        r = self._sw
+        r = self._switches
         low = r.min_bet
         if self.bet_purpose == "split" and r.split_rule == "two_figures_unlimited":
             low = self.hands[self.actor][self.hand_index - 1].bet
         return low, min(r.max_bet, self.chips[self.actor])
 
     def _legal_bet(self) -> list[int]:
-        r = self._sw
+        r = self._switches
         low, high = self._stake_range()
         start = self.layout.bet_start
         legal = [start + i for i, k in enumerate(r.bet_ladder) if low <= k * r.min_bet <= high]
@@ -412,7 +412,7 @@ class Engine:
         return sorted(legal)
 
     def _legal_play(self) -> list[int]:
-        r = self._sw
+        r = self._switches
         seat = self.actor
         hand = self.hands[seat][self.hand_index]
         if hand.special == SECRET:
@@ -450,7 +450,7 @@ class Engine:
 
     def _can_split(self, hand: Hand) -> bool:
         """RULES.md §6 split: which hands may become two, by ``split_rule``."""
-        rule = self._sw.split_rule
+        rule = self._switches.split_rule
         if rule == "none" or hand.special != NONE or hand.doubled:
             return False
         cards = hand.cards
@@ -461,7 +461,7 @@ class Engine:
             limit = _abrirse_limit(len(self.order))
             values = {HALF_POINTS[c] for c in cards}
             return (len(cards) in (2, 3) and len(values) == 1 and opened < limit
-                    and chips >= self._sw.min_bet)
+                    and chips >= self._switches.min_bet)
         if len(cards) != 2 or not (is_figure(cards[0]) and is_figure(cards[1])):
             return False
         if rule == "two_figures_once":
@@ -469,7 +469,7 @@ class Engine:
         return chips >= hand.bet  # two_figures_unlimited: second stake at least the first
 
     def _legal_side_bets(self) -> list[int]:
-        r = self._sw
+        r = self._switches
         seat = self.actor
         own_stake_to_come = r.min_bet if r.bet_timing == "on_turn" else 0
         cap = min(r.max_bet, self.chips[seat] - own_stake_to_come)
@@ -486,7 +486,7 @@ class Engine:
         """The bank may not stand below 7½ (RULES.md §4.6, §6 fusilar)."""
         if self.bank_hand.total >= SEVEN_AND_HALF:
             return False
-        chase_declared = self._sw.bank_must_chase_declared
+        chase_declared = self._switches.bank_must_chase_declared
         for s in self.order:
             for h in self.hands[s]:
                 if h.settled:
@@ -497,7 +497,7 @@ class Engine:
 
     # ------------------------------------------------------------ hand flow
     def _start_hand(self) -> None:
-        r = self._sw
+        r = self._switches
         n = self.num_seats
         if r.reshuffle == "every_hand" and self.hands_played:
             self.draw_pile.extend(self.discard)
@@ -530,7 +530,7 @@ class Engine:
 
     def _deal(self) -> None:
         """One card face down to each player in turn order, then the bank."""
-        r = self._sw
+        r = self._switches
         for s in self.order:
             hand = self.hands[s][0]
             self._give(hand, False)
@@ -566,7 +566,7 @@ class Engine:
         if action != A.PASS:
             offset, k = self.layout.side_bet_of(action)
             target = (seat + offset) % self.num_seats
-            stake = k * self._sw.min_bet
+            stake = k * self._switches.min_bet
             self.chips[seat] -= stake
             self.hands[target][0].side_bets.append((seat, stake))
             self._log("side_bet", seat, target, stake)
@@ -588,7 +588,7 @@ class Engine:
         self.actor = self.order[turn]
         hand = self.hands[self.actor][0]
         self._set_status(hand, PLAYING)
-        if self._sw.bet_timing == "on_turn":
+        if self._switches.bet_timing == "on_turn":
             self.bet_purpose = "turn"
             self.phase = BET
         else:
@@ -605,7 +605,7 @@ class Engine:
             self._begin_turn(self.turn + 1)
 
     def _bet_action(self, action: int) -> None:
-        r = self._sw
+        r = self._switches
         seat = self.actor
         if action == A.CHANGE_FOUR:
             self._change_four()
@@ -673,7 +673,7 @@ class Engine:
             self._change_four()
             return
         else:  # raise_<k>
-            amount = self._sw.bet_ladder[action - self.layout.raise_start] * self._sw.min_bet
+            amount = self._switches.bet_ladder[action - self.layout.raise_start] * self._switches.min_bet
             self.chips[seat] -= amount
             hand.bet += amount
             self.raised = True
@@ -684,7 +684,7 @@ class Engine:
 
     def _after_card(self, hand: Hand) -> bool:
         """Bust, 7½ and the special two-card hands end the hand in play (True if ended)."""
-        r = self._sw
+        r = self._switches
         if len(hand.cards) == 2 and hand.special == NONE:
             if r.pair_of_sevens and hand.is_pair_of_sevens:
                 hand.special = PAIR_OF_SEVENS  # RULES.md §4.8: shown once made
@@ -709,7 +709,7 @@ class Engine:
 
     def _split(self, hand: Hand) -> None:
         """RULES.md §6 split: the last card starts a new hand with its own stake."""
-        r = self._sw
+        r = self._switches
         seat = self.actor
         card, up, unseen = hand.remove_last(self.wild)
         hand.splits += 1
@@ -762,7 +762,7 @@ class Engine:
 
     def _hit_face_up(self, hand: Hand) -> bool:
         """Face of a card drawn by ``hit`` (RULES.md §4.3 ``hidden_cards``)."""
-        if self._sw.hidden_cards == "alternate":
+        if self._switches.hidden_cards == "alternate":
             return hand.hidden_count > 0
         return True
 
@@ -777,7 +777,7 @@ class Engine:
 
     def _seven_and_half(self, hand: Hand) -> None:
         """RULES.md §4.5: 7½ ends the turn; with declare_seven_and_half it is shown."""
-        if self._sw.declare_seven_and_half:
+        if self._switches.declare_seven_and_half:
             self._set_status(hand, DECLARED)
             self._reveal(hand)
         else:
@@ -802,7 +802,7 @@ class Engine:
             self._settle()
             return
         self._give(hand, True)
-        if self._sw.pair_of_sevens and hand.is_pair_of_sevens:
+        if self._switches.pair_of_sevens and hand.is_pair_of_sevens:
             hand.special = PAIR_OF_SEVENS
             self._log("special", self.bank, "pair_of_sevens", 0)
             self._set_status(hand, STOOD)
@@ -818,7 +818,7 @@ class Engine:
     # ------------------------------------------------------------ settlement
     def _payout_multiple(self, hand: Hand) -> int:
         """Multiple of the stake paid to a winning 7½ or ordinary hand (RULES.md §4.8)."""
-        r = self._sw
+        r = self._switches
         if hand.total == SEVEN_AND_HALF and (hand.is_natural or r.any_seven_and_half_pays):
             return r.natural_pays
         return 1
@@ -845,7 +845,7 @@ class Engine:
         if bank.busted:
             return self._payout_multiple(hand)
         if bank_total == SEVEN_AND_HALF:
-            rule = self._sw.natural_beats_bank_multicard
+            rule = self._switches.natural_beats_bank_multicard
             if rule != "off" and hand.is_natural and len(bank.cards) >= 3:
                 return self._payout_multiple(hand) if rule == "double" else 1
             return 0
@@ -896,7 +896,7 @@ class Engine:
         for s in self.order:
             for hand in self.hands[s]:
                 self._reveal(hand)
-        scale = 1.0 / self._sw.min_bet
+        scale = 1.0 / self._switches.min_bet
         self.pending_rewards = tuple([(c - c0) * scale
                                       for c, c0 in zip(chips, self.hand_start_chips)])
         self.rewarded = True
@@ -906,7 +906,7 @@ class Engine:
     # ---------------------------------------------------------- bank transfer
     def _transfer_candidates(self) -> list[int]:
         """Players who may or must take the bank after this hand, in turn order (RULES.md §5)."""
-        kind = self._sw.bank_transfer
+        kind = self._switches.bank_transfer
         if kind == "none":
             return []
         bank_seven = self.bank_hand.total == SEVEN_AND_HALF
@@ -938,10 +938,10 @@ class Engine:
                 return "pair_of_sevens"
             if hand.special == TRIPLE:
                 return "triple"
-        return "natural" if self._sw.bank_transfer == "natural_only" else "seven_and_half"
+        return "natural" if self._switches.bank_transfer == "natural_only" else "seven_and_half"
 
     def _begin_transfer(self) -> None:
-        kind = self._sw.bank_transfer
+        kind = self._switches.bank_transfer
         candidates = self._transfer_candidates()
         self.transfer_kind = kind
         if not candidates:
@@ -982,7 +982,7 @@ class Engine:
 
     def _after_transfer(self, new_bank: int | None) -> None:
         """With ``bank_sale`` the bank may offer the bank on before the next hand."""
-        if new_bank is None and self._sw.bank_sale and not self._last_hand() and \
+        if new_bank is None and self._switches.bank_sale and not self._last_hand() and \
                 self._next_bank_seat(self.bank + 1) not in (None, self.bank):
             self.phase = SELL
             self.actor = self.bank
@@ -1015,7 +1015,7 @@ class Engine:
             self._log("bank", new_bank, reason)
             self.bank = new_bank
             self.bank_streak = 0
-        elif self._sw.max_bank_hands and self.bank_streak >= self._sw.max_bank_hands:
+        elif self._switches.max_bank_hands and self.bank_streak >= self._switches.max_bank_hands:
             self.bank = (self.bank + 1) % self.num_seats
             self.bank_streak = 0
             self._log("bank", self.bank, "max_bank_hands")
@@ -1029,7 +1029,7 @@ class Engine:
 
     def _can_bank(self, seat: int) -> bool:
         """Whether ``seat`` may hold the bank for the next hand (RULES.md §5)."""
-        r = self._sw
+        r = self._switches
         need = r.min_bet + r.jackpot_ante
         players = sum(1 for s in range(self.num_seats) if s != seat and self.chips[s] >= need)
         if players == 0:
@@ -1067,7 +1067,7 @@ class Engine:
     def _draw_first_bank(self) -> int:
         """RULES.md §5 first_bank: high card (ties re-dealt) or at random."""
         n = self.num_seats
-        if self._sw.first_bank != "high_card":
+        if self._switches.first_bank != "high_card":
             seat = int(self.rng.integers(n))
             self._log("first_bank", seat, "random")
             return seat
@@ -1090,7 +1090,7 @@ class Engine:
         """RULES.md §5 bank_sale: seats bid in seat order; the highest bid buys the bank."""
         seat = self.actor
         if action != A.PASS:
-            amount = self._sw.bet_ladder[action - self.layout.bid_start] * self._sw.min_bet
+            amount = self._switches.bet_ladder[action - self.layout.bid_start] * self._switches.min_bet
             self.best_bid = (amount, seat)
             self._log("bid", seat, amount)
         if seat + 1 < self.num_seats:
@@ -1109,7 +1109,7 @@ class Engine:
                     self.chips[s] += amount
             self._log("first_bank", bank, f"bought for {amount} to each seat")
             # The price is paid now: every seat's reward for this step (units of min_bet).
-            scale = 1.0 / self._sw.min_bet
+            scale = 1.0 / self._switches.min_bet
             self.pending_rewards = tuple([(c - c0) * scale for c, c0 in zip(self.chips, before)])
             self.rewarded = True
         self._open_first_hand(bank)
@@ -1121,7 +1121,7 @@ class Engine:
         self._log("shuffle", len(self.draw_pile))
 
     def _can_draw(self) -> bool:
-        return bool(self.draw_pile) or (self._sw.reshuffle == "when_empty" and bool(self.discard))
+        return bool(self.draw_pile) or (self._switches.reshuffle == "when_empty" and bool(self.discard))
 
     def _draw(self) -> int:
         if not self.draw_pile:

@@ -543,3 +543,19 @@ def test_high_card_order_rank_first_then_copas_oros_bastos_espadas():
     assert key("Rc") > key("Ro") > key("Rb") > key("Re") > key("Cc")
     assert key("Se") > key("7c")  # figures rank above 7 here
     assert key("2e") > key("1c")
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_the_engine_reads_exactly_the_rules_switches(name):
+    """The engine reads the switches from a compiled copy (envs.engine.RuleSwitches):
+    every switch it copies holds the rules' value, and it reads no other way."""
+    from envs.cards import get_state
+    from envs.engine import RuleSwitches
+
+    rules = Rules.preset(name)
+    copied = get_state(RuleSwitches(rules))
+    assert copied.pop("rules") is rules and len(copied) > 25
+    for field, value in copied.items():
+        assert value == getattr(rules, field), field
+    source = (Path(__file__).parents[1] / "envs" / "engine.py").read_text()
+    assert "self.rules." not in source and "r = self.rules" not in source
