@@ -120,7 +120,9 @@ class DealerRule:
     """The built-in opponent: stake the minimum, hit below ``threshold`` points, stand at
     or above it, take or claim the bank when offered, use no house-rule action —
     the fixed rule of a casino dealer (``agents.ThresholdAgent`` is this rule
-    behind the agent protocol).
+    behind the agent protocol). The decision is
+    :func:`envs.seat_play.dealer_action`, which the views call directly, from
+    the seat's known total and mask, for a policy whose ``act`` is this one.
     """
 
     def __init__(self, threshold: float = 5.5) -> None:

@@ -86,3 +86,11 @@ def test_a_training_run_gives_the_same_model_with_either() -> None:
 def test_other_observation_spaces_are_refused_by_name() -> None:
     with pytest.raises(TypeError, match="Box observation space, not Tuple"):
         ViewVecEnv([lambda: gym.make("Blackjack-v1")])
+
+
+def test_every_run_vec_env_choice_has_a_class() -> None:
+    from train.config import VEC_ENVS, TrainConfig
+    from train.ppo import VEC_ENV_CLASSES
+
+    assert tuple(VEC_ENV_CLASSES) == VEC_ENVS
+    assert VEC_ENV_CLASSES[TrainConfig().run.vec_env] is ViewVecEnv, "the default"
