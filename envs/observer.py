@@ -188,7 +188,9 @@ class Observer:
     live in float32 ``array.array`` buffers, whose element updates cost a
     fraction of numpy's and which numpy wraps without converting.
     :func:`reference_observation` is the plain definition the tests hold this
-    fast path to.
+    fast path to. The event handlers declare the types of the fields they
+    unpack: compiled (:mod:`envs._native`), their comparisons are then C
+    integer compares rather than generic Python ones.
     """
 
     def __init__(self, engine: Engine) -> None:
