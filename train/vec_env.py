@@ -7,7 +7,7 @@ and a new observation array at every step, so neither is needed: at 8 views
 and a learner step of about 20 µs, the copy alone cost as much as the game.
 :class:`ViewVecEnv` is ``DummyVecEnv`` with those two steps left out —
 same observations, rewards, dones, infos (``terminal_observation``,
-``TimeLimit.truncated``), seeds and resets, which ``tests/test_training.py``
+``TimeLimit.truncated``), seeds and resets, which ``tests/test_vec_env.py``
 checks step by step, so a run gives the same model with either. It also
 looks each env's methods up once rather than at every call (MaskablePPO
 calls ``env_method("action_masks")`` at every step).
