@@ -168,6 +168,7 @@ class Engine:
         self._legal: list[int] | None = None
         self._mask: np.ndarray | None = None  # the mask of _legal, built on demand
         self._mask_cache: dict[tuple[int, ...], np.ndarray] = {}
+        self._seeds: np.random.Generator | None = None  # next episodes' seeds (reset)
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle as (class, constructor arguments, attributes): see envs.cards.get_state."""
@@ -185,12 +186,23 @@ class Engine:
         ``deck`` puts those cards on top of the shoe in that draw order for the
         first hand (the rest follows, shuffled by the seed); ``bank`` fixes the
         first bank (no high card, draw or auction); ``chips`` sets the stacks.
+
+        Seeding follows Gymnasium's convention: ``seed`` starts the episode's
+        generator and a stream of seeds for later episodes; ``seed=None``
+        takes the next seed of that stream, so a table seeded once repeats
+        however often it is reset afterwards. Only an engine never seeded
+        draws from the OS. Every episode's seed is in its event log (replay).
         """
         r = self._switches
         if seed is None:
-            seed = int(np.random.SeedSequence().generate_state(1)[0])
+            if self._seeds is None:
+                self._seeds = np.random.default_rng()
+            seed = int(self._seeds.integers(2**32))
+            self.rng = np.random.default_rng(seed)
+        else:
+            self.rng = np.random.default_rng(seed)  # checks the seed first
+            self._seeds = np.random.default_rng(np.random.SeedSequence(int(seed)).spawn(1)[0])
         self.seed = seed
-        self.rng = np.random.default_rng(seed)
         n = self.num_seats
         if chips is None:
             self.chips = [r.starting_chips] * n
