@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from envs import rules
 from envs.rules import PRESETS, SWITCH_DOCS, Rules
 
 if sys.version_info >= (3, 11):
@@ -151,6 +152,13 @@ def test_each_switch_is_described_in_the_section_its_docstring_cites(switch: str
     choices = next(f for f in dataclasses.fields(Rules) if f.name == switch).metadata["choices"]
     absent = [value for value in choices or () if f"`{value}`" not in text]
     assert not absent, f"{switch}: {SIGN}{cited.group(1)} does not name {absent}"
+
+
+def test_table_size_is_the_one_the_rules_module_allows() -> None:
+    """RULES.md §2 states the seat range and the seats one deck serves as envs.rules has them."""
+    text = " ".join(SECTIONS["2"].split())
+    assert f"N from {rules.MIN_SEATS} to {rules.MAX_SEATS}" in text
+    assert f"more than {rules.SEATS_PER_DECK} seats needs a shoe of at least two decks" in text
 
 
 def test_header_names_the_package_version_and_the_rules_module() -> None:
