@@ -6,12 +6,22 @@ Presets are ``Rules`` values (``Rules.preset("catalan")``); a variant is a
 preset with overrides (``Rules.preset("catalan").replace(decks=2)``) or a
 TOML rules file::
 
-    preset = "catalan"      # optional: start from a preset
+    preset = "catalan"      # required: the preset to start from
     jackpot_ante = 0        # then override any switch
     max_bank_hands = 0
 
+A rules file or mapping must name its preset: the error lists them. Only
+``Rules()``, ``Rules.resolve(None)`` and the environments' defaults stand
+for ``catalan`` without saying so. :meth:`Rules.to_toml` writes a complete
+rules file (``sette rules PRESET`` prints it).
+
 Every value is validated: an unknown switch, a wrong type or an out-of-range
 value raises ``RulesError`` naming the switch and the allowed values.
+
+Table size (RULES.md §2): :data:`MIN_SEATS` to :data:`MAX_SEATS` seats, and
+one 40-card deck seats at most :data:`SEATS_PER_DECK`, so a table above that
+needs ``decks >= 2`` (ITA: "virtually unlimited" players with more decks).
+:meth:`Rules.check_seats` is the one check every table goes through.
 
 Design choices that the sources leave open (RULES.md asks for them to be
 written down here):
@@ -21,9 +31,11 @@ written down here):
   the hand are collected (a bust stake is collected the moment it busts). A
   winner left unpaid keeps the stake. ``bank_min_cover`` is the switch that
   differs between presets: it passes the bank on *before* a hand.
-* A seat sits a hand out when it cannot afford ``min_bet`` plus the
-  ``jackpot_ante``; a bank needs at least ``min_bet`` chips (and, with
-  ``bank_min_cover``, enough to cover the table) or the bank passes on.
+* A seat sits a hand out when it cannot afford the smallest stake on offer
+  plus the ``jackpot_ante`` (§8.9); a bank needs at least ``min_bet`` chips
+  (and, with ``bank_min_cover``, enough to cover the table) or the bank
+  passes on. So ``starting_chips`` must cover that much, or no seat could
+  ever play: the validation rejects less.
 * The bank's natural never collects double (§4.8, PAG): the bank only ever
   collects the stake, in every preset.
 * The jackpot (§4.9) is won by players only; the bank's natural does not
@@ -52,19 +64,64 @@ written down here):
 * Side bets (§6): after the deal, each player in turn order may stake once
   on another player's hand (``side_bet_<offset>_<k>``) or ``pass``. A side
   bet rides on the target's first hand and is paid, within coverage, right
-  after it.
+  after it. The target is named by its place after the bettor, and the
+  action layout names the next ``envs.actions.MAX_OFFSET`` places (7: every
+  other seat of an 8-seat table). At a larger table a player may back any
+  of the seven hands after it, not the ones further round: the layout stays
+  the same for every table size, so a policy moves between table sizes and
+  no action index is renumbered.
 * Auction (§5): seats bid in seat order, each once, every bid above the last
   and no more than leaves the bidder able to hold the bank; the highest
   bidder pays the bid to every other seat. No bid: a random bank.
   ``bank_sale`` also lets the bank offer the bank to the next seat able to
   hold it after each hand but the last (``sell_bank``/``pass``), which takes
   or refuses it.
+
+The decisions of RULES.md §8, each under its number:
+
+* §8.1 A 7½ passes the bank (``offer``, ``mandatory``, ``right``,
+  ``natural_only``) only when it won the hand: a natural beaten by the
+  bank's pair of sevens or natural keeps no claim; a natural that beats a
+  multi-card bank 7½ under ``natural_beats_bank_multicard`` has one.
+* §8.2 ``max_bank_hands`` gives way to coverage: the bank goes to the next
+  seat in turn order able to cover; when no other seat can, the holder keeps
+  it and its streak goes on counting, as the observation shows. The episode
+  ends only when nobody can cover.
+* §8.3 A fusilar that turns out 7½ and wins counts as reaching 7½, at its
+  place in turn order, once its card is shown: it can claim the bank.
+* §8.4 A hand's special form is read from its cards, whatever route made
+  it: a Mort or a fusilar of 7 + matta is a triplè, a secret three ending as
+  two 7s is a pair of sevens. When two payouts apply the higher one is paid,
+  and the bank passes when any rule that applies passes it.
+* §8.5 Abrirse shows the opened card to the table.
+* §8.6 Under ``player_choice`` a hit to a hand without a face-down card comes
+  face down, so a hand holds at most one face-down card and may hold one.
+* §8.7 Without ``declare_seven_and_half`` a hand reaching 7½ is, to everyone
+  else, a stand: the same observation, information state, public events and
+  transcript lines. Only the declaration switch shows it.
+* §8.8 No decision that changes nothing is asked: no bank offer, claim or
+  sale on an episode's last hand, and the bank is offered only to a seat
+  that can cover it.
+* §8.9 Stakes: a seat sits out when it cannot afford the smallest stake on
+  offer (the ladder's first step, in chips); a split, an abrirse or a side
+  bet is offered only while a legal stake exists for it; after a raise a
+  split's second stake is at least the raised stake (PAG) and at most
+  ``max_bet`` and the chips held. Here: ``starting_chips`` must pay that
+  smallest stake and the ante.
+* §8.10 Every seat has perfect recall of what it saw: the order face-up
+  cards arrived in, when each bet and raise was made, each reveal. An agent
+  gets the current summary (the observation) or its full information state,
+  and the exact solutions (equilibrium, best response) are those of the
+  perfect-recall game.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import json
+import re
 import sys
+import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -80,6 +137,19 @@ from envs.cards import is_figure, parse_card
 
 class RulesError(ValueError):
     """A rule switch has an unknown name, a wrong type or an invalid value."""
+
+
+MIN_SEATS = 2
+"""Fewest seats at a table (RULES.md §2): a bank and one player."""
+
+MAX_SEATS = 16
+"""Most seats at a table (RULES.md §2; ITA: more players with more decks)."""
+
+SEATS_PER_DECK = 8
+"""Most seats one 40-card deck serves (RULES.md §2): more need ``decks >= 2``."""
+
+_LINE = 100
+"""Longest line :meth:`Rules.to_toml` writes."""
 
 
 def _switch(default: Any, doc: str, choices: tuple | None = None, low: int | None = None,
@@ -231,6 +301,12 @@ class Rules:
         if self.triple and self.wild_card == "none":
             raise RulesError("triple=true clashes with wild_card='none': the triplè is "
                              "7 + matta, so it needs a wild card")
+        need = self.smallest_stake + self.jackpot_ante
+        if self.starting_chips < need:
+            raise RulesError(
+                f"starting_chips={self.starting_chips} cannot pay the smallest stake "
+                f"(bet_ladder[0]={self.bet_ladder[0]} x min_bet={self.min_bet}) plus "
+                f"jackpot_ante={self.jackpot_ante}: it must be >= {need} (RULES.md §8.9)")
 
     @classmethod
     def preset(cls, name: str) -> "Rules":
@@ -248,9 +324,16 @@ class Rules:
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], source: str = "rules") -> "Rules":
-        """Rules from a mapping that may name a ``preset`` to start from."""
+        """Rules from a mapping naming the ``preset`` to start from, then overrides.
+
+        The preset is required: a mapping without one is an error that lists
+        the presets, never a silent ``catalan``.
+        """
         data = dict(data)
-        preset = data.pop("preset", "catalan")
+        if "preset" not in data:
+            raise RulesError(f"{source}: no preset is named; start with preset = \"NAME\", "
+                             f"NAME one of: {', '.join(PRESETS)}")
+        preset = data.pop("preset")
         if not isinstance(preset, str):
             raise RulesError(f"{source}: preset must be a string, got {preset!r}")
         try:
@@ -292,6 +375,66 @@ class Rules:
         out["bet_ladder"] = list(self.bet_ladder)
         return out
 
+    def nearest_preset(self) -> str:
+        """The preset differing from these rules in the fewest switches (first on a tie)."""
+        mine = self.to_dict()
+
+        def differences(name: str) -> int:
+            theirs = PRESETS[name].to_dict()
+            return sum(mine[k] != theirs[k] for k in mine)
+
+        return min(PRESETS, key=differences)
+
+    def to_toml(self, preset: str | None = None) -> str:
+        """A complete rules file for these rules: ``preset = "..."``, then every switch.
+
+        Each switch carries a comment with its RULES.md section and allowed
+        values, and one saying so where it differs from the preset. The
+        preset defaults to :meth:`nearest_preset`; loading the text back
+        (:meth:`from_toml`) gives exactly these rules. No line is longer
+        than 100 characters.
+        """
+        name = self.nearest_preset() if preset is None else preset
+        base = Rules.preset(name)
+        lines = ["# Sette e mezzo rules file (RULES.md): a preset, then every switch.",
+                 *_comment(f"RULES.md §7 presets: {', '.join(PRESETS)}."),
+                 f"preset = {_toml_value(name)}", ""]
+        for key, f in _FIELDS.items():
+            value = getattr(self, key)
+            note = f"{_section(f)}; {_allowed(f)}"
+            if value != getattr(base, key):
+                note += f"; {name} has {_toml_value(getattr(base, key))}"
+            lines.extend(_entry(key, _toml_value(value), note))
+        return "\n".join(lines) + "\n"
+
+    @property
+    def smallest_stake(self) -> int:
+        """Chips of the smallest stake on offer, the ladder's first step (RULES.md §8.9)."""
+        return self.bet_ladder[0] * self.min_bet
+
+    @property
+    def max_seats(self) -> int:
+        """Most seats these rules' shoe serves (RULES.md §2): ``SEATS_PER_DECK`` per deck."""
+        return min(MAX_SEATS, SEATS_PER_DECK * self.decks)
+
+    def check_seats(self, num_seats: object) -> int:
+        """``num_seats`` if a table of that many seats can play these rules.
+
+        A ``ValueError`` names the value and the range allowed with this
+        many decks, and how many decks a larger table needs (RULES.md §2).
+        """
+        top = self.max_seats
+        if (isinstance(num_seats, bool) or not isinstance(num_seats, int)
+                or not MIN_SEATS <= num_seats <= top):
+            more = ""
+            if top < MAX_SEATS:
+                decks = -(-MAX_SEATS // SEATS_PER_DECK)
+                more = (f"; a deck seats at most {SEATS_PER_DECK}, so up to {MAX_SEATS} "
+                        f"seats need decks >= {decks} (RULES.md §2)")
+            raise ValueError(f"num_seats={num_seats!r} is out of range; allowed: "
+                             f"{MIN_SEATS}..{top} with decks={self.decks}{more}")
+        return num_seats
+
     @property
     def max_payout_multiple(self) -> int:
         """Largest multiple of a stake the bank may have to pay (§5 bank_min_cover)."""
@@ -319,6 +462,58 @@ def _coerce(data: Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(out.get("bet_ladder"), list):
         out["bet_ladder"] = tuple(out["bet_ladder"])
     return out
+
+
+def _toml_value(value: Any) -> str:
+    """A switch's value as TOML: booleans, integers, strings and integer lists."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value)  # a JSON string is a valid TOML basic string
+    return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+
+
+def _section(f: dataclasses.Field) -> str:
+    """The RULES.md section a switch's documentation starts with (``§4.3``)."""
+    match = re.match(r"§[\d.]*\d", f.metadata["doc"])
+    assert match, f"the documentation of {f.name} does not start with its section"
+    return match.group(0)
+
+
+def _allowed(f: dataclasses.Field) -> str:
+    """The values a switch takes, as a rules file writes them."""
+    meta = f.metadata
+    if meta["choices"]:
+        names = [_toml_value(c) for c in meta["choices"]]
+        return f"{', '.join(names[:-1])} or {names[-1]}"
+    if f.name == "bet_ladder":
+        return "increasing multiples of min_bet"
+    if f.name == "wild_card":
+        return '"none" or a figure such as "Ro"'
+    if isinstance(f.default, bool):
+        return "true or false"
+    if meta["high"] is not None:
+        return f"{meta['low']}..{meta['high']}"
+    return f">= {meta['low']}"
+
+
+def _comment(text: str) -> list[str]:
+    """``text`` as TOML comment lines within the line limit."""
+    return textwrap.wrap(text, width=_LINE, initial_indent="# ", subsequent_indent="# ")
+
+
+def _entry(key: str, value: str, note: str) -> list[str]:
+    """``key = value  # note`` on one line, or the note above it when that is too long."""
+    line = f"{key} = {value}  # {note}"
+    if len(line) <= _LINE:
+        return [line]
+    setting = f"{key} = {value}"
+    if len(setting) > _LINE:  # a long ladder: one TOML array over several lines
+        items = textwrap.wrap(value[1:-1], width=_LINE - 4)
+        setting = "\n".join([f"{key} = ["] + [f"    {item}" for item in items] + ["]"])
+    return [*_comment(note), setting]
 
 
 def _check_value(f: dataclasses.Field, value: Any) -> None:

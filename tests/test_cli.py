@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import tomllib
 
 import pytest
 
@@ -135,7 +136,7 @@ def test_rules_lists_presets_and_switches(capsys):
 ])
 def test_rules_prints_every_switch_of_a_preset(capsys, preset, expected):
     assert main(["rules", preset]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    lines = _switch_lines(capsys.readouterr().out, preset)
     assert len(lines) == NUM_SWITCHES
     for line in expected:
         assert line in lines
@@ -145,9 +146,16 @@ def test_rules_of_a_file(tmp_path, capsys):
     path = tmp_path / "house.toml"
     path.write_text('preset = "spanish"\ndecks = 2\n', encoding="utf-8")
     assert main(["rules", str(path)]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    lines = _switch_lines(capsys.readouterr().out, "spanish")
     assert "decks = 2" in lines
     assert "bank_transfer = 'right'" in lines
+
+
+def _switch_lines(toml_text, preset):
+    """``sette rules`` prints a TOML rules file: its switches as ``name = repr(value)``."""
+    data = tomllib.loads(toml_text)
+    assert data.pop("preset") == preset
+    return [f"{key} = {value!r}" for key, value in data.items()]
 
 
 # ----------------------------------------------------------------- errors
@@ -212,7 +220,7 @@ def test_missing_rules_file(tmp_path, capsys):
 
 def test_bad_switch_in_rules_file(tmp_path, capsys):
     path = tmp_path / "bad.toml"
-    path.write_text("decks = 12\n", encoding="utf-8")
+    path.write_text('preset = "catalan"\ndecks = 12\n', encoding="utf-8")
     err = _error(capsys, ["play", "--rules", str(path)])
     assert "decks=12 is out of range; allowed: 1..8" in err
 

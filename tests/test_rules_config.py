@@ -223,7 +223,7 @@ def test_to_dict_round_trips_through_a_mapping(name):
     r = Rules.preset(name)
     d = r.to_dict()
     assert set(d) == set(ALL_SWITCHES)
-    assert Rules.from_mapping(d) == r
+    assert Rules.from_mapping(dict(d, preset="catalan")) == r
     assert Rules.resolve(dict(d, preset=name)) == r
 
 
@@ -253,19 +253,130 @@ def test_toml_starts_from_a_preset_and_overrides(tmp_path):
     assert sette_e_mezzo_v0.raw_env(rules=str(path), num_seats=2).rules == r
 
 
-def test_toml_without_preset_starts_from_catalan(tmp_path):
+@pytest.mark.parametrize("text", ["jackpot_ante = 0\n", "", "# only a comment\n"])
+def test_toml_without_preset_is_an_error_listing_the_presets(tmp_path, text):
+    """A rules file must say which preset it changes: no silent ``catalan``."""
     path = tmp_path / "plain.toml"
-    path.write_text("jackpot_ante = 0\n", encoding="utf-8")
-    assert Rules.from_toml(path) == Rules.preset("catalan").replace(jackpot_ante=0)
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(RulesError) as info:
+        Rules.from_toml(path)
+    msg = str(info.value)
+    assert f"rules file {str(path)!r}: no preset is named" in msg
+    assert 'preset = "NAME"' in msg
+    assert ", ".join(ALL_PRESETS) in msg
+
+
+def test_mapping_without_preset_is_an_error_listing_the_presets():
+    for data in ({"jackpot_ante": 0}, {}):
+        with pytest.raises(RulesError) as info:
+            Rules.resolve(data)
+        assert "no preset is named" in str(info.value)
+        assert ", ".join(ALL_PRESETS) in str(info.value)
+    with pytest.raises(RulesError, match="no preset is named"):
+        sette_e_mezzo_v0.raw_env(rules={"decks": 2}, num_seats=2)
+    # Python's own defaults stay: Rules() and Rules.resolve(None) are catalan's switches
+    assert Rules.resolve(None) is Rules.preset("catalan")
 
 
 @pytest.mark.parametrize("name", ALL_PRESETS)
 def test_toml_written_from_to_dict_loads_back(tmp_path, name):
     r = Rules.preset(name)
     path = tmp_path / f"{name}.toml"
-    path.write_text("".join(f"{k} = {_toml_value(v)}\n" for k, v in r.to_dict().items()),
+    path.write_text(f'preset = "{name}"\n'
+                    + "".join(f"{k} = {_toml_value(v)}\n" for k, v in r.to_dict().items()),
                     encoding="utf-8")
     assert Rules.from_toml(path) == r
+
+
+@pytest.mark.parametrize("name", ALL_PRESETS)
+def test_sette_rules_prints_a_toml_rules_file_of_the_preset(capsys, name):
+    """``sette rules PRESET`` prints a valid TOML rules file: the preset first, then every
+    switch with its RULES.md section; read back it is the preset; no line over 100."""
+    import tomllib
+
+    from train.cli import main
+
+    assert main(["rules", name]) == 0
+    text = capsys.readouterr().out
+    assert text == Rules.preset(name).to_toml()
+    data = tomllib.loads(text)
+    assert list(data) == ["preset", *ALL_SWITCHES]
+    assert data["preset"] == name
+    assert Rules.resolve(data) == Rules.preset(name)
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= 100
+    assert [line for line in lines if not line.startswith("#")][0] == f'preset = "{name}"'
+    for switch in ALL_SWITCHES:
+        i = next(i for i, line in enumerate(lines) if line.startswith(f"{switch} = "))
+        section = SWITCH_DOCS[switch].split()[0].rstrip(":")
+        # the comment ends the line, or stands on the line above when the line would be long
+        assert f"  # {section};" in lines[i] or lines[i - 1].startswith(f"# {section};"), switch
+
+
+def test_sette_rules_of_a_file_prints_its_changes(tmp_path, capsys):
+    """A rules file printed by ``sette rules FILE`` names the preset it is closest to and
+    marks the switches that differ; the printed text loads back to the same rules, also
+    with a bet ladder too long for one line."""
+    import tomllib
+
+    from train.cli import main
+
+    path = _write(tmp_path, 'preset = "spanish"\ndecks = 2\nmax_bet = 400\n'
+                            f"bet_ladder = {list(range(1, 41))}\n")
+    assert main(["rules", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert max(len(line) for line in text.splitlines()) <= 100
+    assert "decks = 2  # §1; 1..8; spanish has 1" in text.splitlines()
+    assert "# §2; increasing multiples of min_bet; spanish has [1, 2, 5, 10]" in text
+    data = tomllib.loads(text)
+    assert data["preset"] == "spanish"
+    assert Rules.resolve(data) == Rules.from_toml(path)
+    printed = _write(tmp_path, text)
+    assert Rules.from_toml(printed) == Rules.from_toml(path)
+
+
+def test_to_toml_names_the_preset_asked_for():
+    r = Rules.preset("pagat").replace(natural_pays=2)
+    assert r.nearest_preset() == "pagat"
+    import tomllib
+
+    data = tomllib.loads(r.to_toml("catalan"))
+    assert data["preset"] == "catalan"
+    assert Rules.resolve(data) == r
+    with pytest.raises(RulesError, match="unknown preset 'nope'"):
+        r.to_toml("nope")
+
+
+@pytest.mark.parametrize("text, need", [
+    ('preset = "catalan"\nstarting_chips = 10\n', 11),           # 1 x 10 + ante 1
+    ('preset = "pagat"\nstarting_chips = 9\n', 10),              # 1 x 10, no ante
+    ('preset = "pagat"\nbet_ladder = [2, 5]\nstarting_chips = 19\n', 20),   # 2 x 10
+    ('preset = "catalan"\njackpot_ante = 50\nstarting_chips = 59\n', 60),
+])
+def test_starting_chips_below_the_smallest_stake_is_rejected(tmp_path, text, need):
+    """RULES.md §8.9: a seat sits out when it cannot afford the smallest stake on offer
+    (and the ante); starting with less, nobody could ever play a hand."""
+    path = _write(tmp_path, text)
+    with pytest.raises(RulesError) as info:
+        Rules.from_toml(path)
+    msg = str(info.value)
+    assert f"it must be >= {need}" in msg and "starting_chips=" in msg
+    assert str(path) in msg
+    fixed = Rules.from_toml(_write(tmp_path, text.replace(f"= {need - 1}", f"= {need}")))
+    assert fixed.starting_chips == need
+    # exactly enough: the player is dealt in (a bank covering the table is §5's own matter)
+    engine = Engine(fixed.replace(bank_min_cover=False), 2, max_hands=2)
+    engine.reset(seed=0)
+    assert engine.hands_played == 0 and not engine.over
+
+
+def test_the_rules_module_documents_every_section_8_decision():
+    """RULES.md §8: each decision is written down in envs.rules under its number."""
+    import envs.rules
+
+    doc = envs.rules.__doc__
+    for number in range(1, 11):
+        assert f"* §8.{number} " in doc, number
 
 
 def _write(tmp_path, text):
@@ -318,6 +429,8 @@ def _write(tmp_path, text):
     ("preset = 3\n", "preset must be a string, got 3", "string"),
 ])
 def test_toml_errors_name_the_bad_value_and_the_allowed_ones(tmp_path, text, bad, allowed):
+    if not text.startswith("preset"):
+        text = 'preset = "catalan"\n' + text
     path = _write(tmp_path, text)
     with pytest.raises(RulesError) as info:
         Rules.from_toml(path)

@@ -6,7 +6,7 @@
     sette report RUN_DIR...              a Markdown report with tables and plots
     sette solve ev|best-response|...     exact heads-up values
     sette play                           simulate and show a few hands between scripted seats
-    sette rules [PRESET|FILE]            list the presets, or print every switch of one
+    sette rules [PRESET|FILE]            list the presets, or print one as a TOML rules file
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from agents import make_agent
 from envs.engine import Engine
 from envs.observer import Observer
 from envs.render import transcript
-from envs.rules import PRESETS, SWITCH_DOCS, Rules, RulesError
+from envs.rules import (MAX_SEATS, MIN_SEATS, PRESETS, SEATS_PER_DECK, SWITCH_DOCS, Rules,
+                        RulesError)
 from evaluate import eval_cli, solve_cli
 from train import train_cli
 
@@ -51,9 +52,7 @@ def _rules(args: argparse.Namespace) -> int:
         for name, doc in SWITCH_DOCS.items():
             print(f"  {name:<30} {doc}")
         return 0
-    rules = Rules.resolve(args.name)
-    for key, value in rules.to_dict().items():
-        print(f"{key} = {value!r}")
+    print(Rules.resolve(args.name).to_toml(), end="")
     return 0
 
 
@@ -67,13 +66,16 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     play = sub.add_parser("play", help="simulate and show a few hands between scripted seats")
     play.add_argument("--rules", default="catalan", help="preset name or rules .toml file")
-    play.add_argument("--seats", type=int, default=4, help="number of seats, 2..8")
+    play.add_argument("--seats", type=int, default=4,
+                      help=f"number of seats, {MIN_SEATS}..{MAX_SEATS} (more than "
+                           f"{SEATS_PER_DECK} need decks >= 2)")
     play.add_argument("--hands", type=int, default=3, help="hands to play")
     play.add_argument("--seed", type=int, default=0)
     play.add_argument("--agents", nargs="*", help="agent spec per seat (e.g. threshold:5 random)")
     play.set_defaults(func=_play)
     rules = sub.add_parser("rules", help="list presets and switches, or show one rule set")
-    rules.add_argument("name", nargs="?", help="preset name or rules .toml file")
+    rules.add_argument("name", nargs="?",
+                       help="preset name or rules .toml file: printed as a TOML rules file")
     rules.set_defaults(func=_rules)
     for add_commands in _COMMAND_GROUPS:
         add_commands(sub)
