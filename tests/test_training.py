@@ -131,7 +131,8 @@ def test_resume_continues_a_killed_run(tmp_path: Path, capsys) -> None:
     (["train", "--rules", "klondike"], "unknown preset 'klondike'; presets are: catalan"),
     (["train", "--set", "ppo.learning_rat=0.1"], "unknown key 'learning_rat' in [ppo]; keys"),
     (["train", "--set", "player.opponents=['wizard']"], "unknown agent 'wizard'"),
-    (["train", "--set", "run.vec_env='threads'"], "run.vec_env must be one of 'views', 'dummy', 'subproc'"),
+    (["train", "--set", "run.vec_env='threads'"],
+     "run.vec_env='threads' is not allowed; choose one of 'views', 'dummy', 'subproc'"),
     (["train", "--resume", "."], "is not a sette training run"),
     (["train", "--resume", "nowhere/at/all"], "does not exist"),
 ])

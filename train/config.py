@@ -15,8 +15,11 @@ table overrides keys of it for that stage only)::
     [ppo]
     learning_rate = 3e-4
 
-An unknown section or key, or a value of the wrong type, is rejected with a
-message naming it and the valid choices. ``sette train --set ppo.n_epochs=4``
+Every key declares its check (type, range or choices); :func:`validate` runs
+them all, then resolves the rules, the table and every agent spec, before a
+run directory exists. An unknown section or key, or a bad value, is rejected
+with a one-line message naming the key, the value and what is allowed
+(``--set: ppo.gamma=5 is out of range; allowed: 0..1``). ``sette train --set ppo.n_epochs=4``
 overrides single keys from the command line (``--set player.ppo.learning_rate=1e-4``
 for a stage's own PPO setting). The resolved config is written
 into every run directory (``config.toml``) and read back by ``--resume``.
@@ -25,10 +28,16 @@ into every run directory (``config.toml``) and read back by ``--resume``.
 from __future__ import annotations
 
 import dataclasses
+import math
 import sys
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from agents import make_agent
+from envs.engine import Engine
+from envs.rules import MAX_SEATS, MIN_SEATS, Rules, RulesError
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -40,51 +49,182 @@ COMMANDS = ("all", "player", "bank", "selfplay")
 """What ``sette train`` can run: everything, or one part."""
 VEC_ENVS = ("views", "dummy", "subproc")
 """``run.vec_env`` choices: train.vec_env.ViewVecEnv, SB3's DummyVecEnv, SB3's SubprocVecEnv."""
+ACTIVATIONS = ("tanh", "relu")
+"""``ppo.activation`` choices."""
 
 
 class ConfigError(ValueError):
     """A config file or override names an unknown key or gives a bad value."""
 
 
+Check = Callable[[str, Any], Any]
+"""A key's check: ``check(where, value)`` returns the value (an integer widened to a
+float for a number key) or raises :class:`ConfigError` naming ``where``, the value and
+what is allowed."""
+
+
+def _range(low: float, high: float | None, above: bool) -> str:
+    if high is None:
+        return f"> {low:g}" if above else f">= {low:g}"
+    return f"> {low:g} and <= {high:g}" if above else f"{low:g}..{high:g}"
+
+
+def _in_range(where: str, value: float, low: float, high: float | None, above: bool) -> None:
+    if (value <= low if above else value < low) or (high is not None and value > high):
+        raise ConfigError(f"{where}={value!r} is out of range; allowed: "
+                          f"{_range(low, high, above)}")
+
+
+def _integer(low: int, high: int | None = None) -> Check:
+    def check(where: str, value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ConfigError(f"{where} must be an integer, got {value!r}")
+        _in_range(where, value, low, high, False)
+        return value
+    return check
+
+
+def _number(low: float, high: float | None = None, above: bool = False) -> Check:
+    """A finite number ``>= low`` (``> low`` with ``above``), at most ``high``."""
+    def check(where: str, value: Any) -> float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ConfigError(f"{where} must be a number, got {value!r}")
+        if not math.isfinite(value):
+            raise ConfigError(f"{where}={value!r} must be a finite number; allowed: "
+                              f"{_range(low, high, above)}")
+        _in_range(where, value, low, high, above)
+        return float(value)
+    return check
+
+
+def _flag(where: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ConfigError(f"{where} must be true or false, got {value!r}")
+    return value
+
+
+def _choice(choices: tuple[str, ...]) -> Check:
+    def check(where: str, value: Any) -> str:
+        if not isinstance(value, str) or value not in choices:
+            raise ConfigError(f"{where}={value!r} is not allowed; choose one of "
+                              f"{', '.join(repr(c) for c in choices)}")
+        return value
+    return check
+
+
+def _string(what: str) -> Check:
+    def check(where: str, value: Any) -> str:
+        if not isinstance(value, str) or not value:
+            raise ConfigError(f"{where} must be {what}, got {value!r}")
+        return value
+    return check
+
+
+def _items(what: str, item: Check) -> Check:
+    """A non-empty list, each element checked by ``item``."""
+    def check(where: str, value: Any) -> list[Any]:
+        if not isinstance(value, list) or not value:
+            raise ConfigError(f"{where} must be a non-empty list of {what}, got {value!r}")
+        return [item(f"{where}[{i}]", v) for i, v in enumerate(value)]
+    return check
+
+
+def _layers(where: str, value: Any) -> list[int]:
+    if not isinstance(value, list):
+        raise ConfigError(f"{where} must be a list of layer sizes such as [64, 64], "
+                          f"got {value!r}")
+    return [_integer(1)(f"{where}[{i}]", v) for i, v in enumerate(value)]
+
+
+_SPEC = _string("an agent spec such as 'careful' or 'threshold:5'")
+_SPECS = _items("agent specs such as 'careful' or 'threshold:5'", _SPEC)
+
+
+def _key(check: Check, default: Any = dataclasses.MISSING,
+         factory: Callable[[], Any] | None = None,
+         agents: Callable[[Any], list[str]] | None = None) -> Any:
+    """A config key with its check (every key declares one; see :func:`validate`).
+
+    ``agents`` turns the value into the agent specs it names; :func:`validate`
+    builds each with the agent registry on the table's rules.
+    """
+    metadata = {"check": check, "agents": agents}
+    if factory is not None:
+        return field(default_factory=factory, metadata=metadata)
+    return field(default=default, metadata=metadata)
+
+
+def _spec_list(value: list[str]) -> list[str]:
+    return list(value)
+
+
+def _one_spec(value: str) -> list[str]:
+    return [value]
+
+
+def _threshold_specs(value: list[float]) -> list[str]:
+    return [f"threshold:{t:g}" for t in value]
+
+
 @dataclass
 class TableConfig:
     """The table every stage trains and evaluates at."""
 
-    rules: str = "catalan"          # preset name or rules .toml file
-    num_seats: int = 2              # 2..8; one seat is the bank
-    table_hands: int = 10           # hands per table before a fresh shoe and stacks
+    # a preset name or rules .toml file (checked by the rules)
+    rules: str = _key(_string("a preset name or a rules .toml file"), "catalan")
+    # one seat is the bank; the engine's limits (also checked with the rules)
+    num_seats: int = _key(_integer(MIN_SEATS, MAX_SEATS), 2)
+    # hands per table before a fresh shoe and stacks
+    table_hands: int = _key(_integer(1), 10)
 
 
 @dataclass
 class PPOConfig:
     """sb3-contrib MaskablePPO settings (see its documentation)."""
 
-    learning_rate: float = 3e-4
-    n_steps: int = 256              # steps per env per rollout
-    batch_size: int = 256
-    n_epochs: int = 5
-    gamma: float = 1.0              # an episode is one hand: no discounting within it
-    gae_lambda: float = 0.95
-    clip_range: float = 0.2
-    ent_coef: float = 0.01
-    vf_coef: float = 0.5
-    max_grad_norm: float = 0.5
-    net_arch: list = field(default_factory=lambda: [64, 64])
-    activation: str = "tanh"        # tanh or relu
+    learning_rate: float = _key(_number(0, 1, above=True), 3e-4)
+    n_steps: int = _key(_integer(2), 256)             # steps per env per rollout
+    batch_size: int = _key(_integer(2), 256)          # SB3 needs minibatches of 2 or more
+    n_epochs: int = _key(_integer(1), 5)
+    # an episode is one hand: no discounting within it
+    gamma: float = _key(_number(0, 1), 1.0)
+    gae_lambda: float = _key(_number(0, 1), 0.95)
+    clip_range: float = _key(_number(0, 1, above=True), 0.2)
+    ent_coef: float = _key(_number(0), 0.01)
+    vf_coef: float = _key(_number(0, above=True), 0.5)
+    max_grad_norm: float = _key(_number(0, above=True), 0.5)
+    net_arch: list = _key(_layers, factory=lambda: [64, 64])
+    activation: str = _key(_choice(ACTIVATIONS), "tanh")
+
+
+def _ppo_table(where: str, value: Any) -> dict[str, Any]:
+    """A stage's ``ppo`` table: keys of ``[ppo]``, each checked as in ``[ppo]``."""
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where} must be a table of [ppo] keys, got {value!r}")
+    fields = {f.name: f for f in dataclasses.fields(PPOConfig)}
+    out = {}
+    for key, item in value.items():
+        if key not in fields:
+            raise ConfigError(f"{where}: unknown key {key!r}; [ppo] keys are: "
+                              f"{', '.join(sorted(fields))}")
+        out[key] = fields[key].metadata["check"](f"{where}.{key}", item)
+    return out
 
 
 @dataclass
 class RunConfig:
     """How a run executes and what it records."""
 
-    seed: int = 0
-    n_envs: int = 8
-    vec_env: str = "views"          # views, dummy (one process) or subproc (one per env)
-    torch_threads: int = 1
-    checkpoint_every: int = 50_000  # steps between checkpoints
-    eval_every: int = 50_000        # steps between evaluations against the baselines
-    eval_hands: int = 2_000         # hands per evaluation (TensorBoard eval/*)
-    progress_bar: bool = True
+    seed: int = _key(_integer(0), 0)
+    n_envs: int = _key(_integer(1), 8)
+    # views, dummy (one process) or subproc (one per env)
+    vec_env: str = _key(_choice(VEC_ENVS), "views")
+    torch_threads: int = _key(_integer(1), 1)
+    checkpoint_every: int = _key(_integer(1), 50_000)  # steps between checkpoints
+    # steps between evaluations against the baselines
+    eval_every: int = _key(_integer(1), 50_000)
+    eval_hands: int = _key(_integer(1), 2_000)  # hands per evaluation (TensorBoard eval/*)
+    progress_bar: bool = _key(_flag, True)
 
 
 @dataclass
@@ -96,33 +236,40 @@ class StageConfig:
     seats when the learner plays (tables of three seats or more).
     """
 
-    timesteps: int = 0
-    opponents: list = field(default_factory=list)
-    table_players: list = field(default_factory=lambda: ["careful"])
-    ppo: dict = field(default_factory=dict)  # [ppo] keys overridden for this stage only
+    timesteps: int = _key(_integer(1))
+    opponents: list = _key(_SPECS, agents=_spec_list)
+    table_players: list = _key(_SPECS, factory=lambda: ["careful"], agents=_spec_list)
+    # [ppo] keys overridden for this stage only
+    ppo: dict = _key(_ppo_table, factory=dict)
 
 
 @dataclass
 class SelfPlayConfig:
     """Alternating rounds against bounded pools of frozen policies plus the baselines."""
 
-    rounds: int = 2
-    player_timesteps: int = 40_000
-    bank_timesteps: int = 40_000
-    pool_size: int = 3              # frozen learned policies kept per pool (baselines extra)
-    banks: list = field(default_factory=lambda: ["reader", "threshold:5.5"])
-    players: list = field(default_factory=lambda: ["careful", "threshold:5"])
+    rounds: int = _key(_integer(0), 2)
+    player_timesteps: int = _key(_integer(1), 40_000)
+    bank_timesteps: int = _key(_integer(1), 40_000)
+    # frozen learned policies kept per pool (baselines extra)
+    pool_size: int = _key(_integer(0), 3)
+    banks: list = _key(_SPECS, factory=lambda: ["reader", "threshold:5.5"], agents=_spec_list)
+    players: list = _key(_SPECS, factory=lambda: ["careful", "threshold:5"], agents=_spec_list)
 
 
 @dataclass
 class EvalConfig:
     """The closing comparison of ``sette train``."""
 
-    hands: int = 10_000
-    seed: int = 12345
-    thresholds: list = field(default_factory=lambda: [3.5, 4.0, 4.5, 5.0, 5.5, 6.0, 6.5, 7.0])
-    bank_for_players: str = "reader"     # the bank every player is measured against
-    player_for_banks: str = "careful"    # the player every bank is measured against
+    hands: int = _key(_integer(1), 10_000)
+    seed: int = _key(_integer(0), 12345)
+    # threshold players and banks (points; the threshold agent's range)
+    thresholds: list = _key(_items("numbers of points", _number(0)),
+                            factory=lambda: [3.5, 4.0, 4.5, 5.0, 5.5, 6.0, 6.5, 7.0],
+                            agents=_threshold_specs)
+    # the bank every player is measured against
+    bank_for_players: str = _key(_SPEC, "reader", agents=_one_spec)
+    # the player every bank is measured against
+    player_for_banks: str = _key(_SPEC, "careful", agents=_one_spec)
 
 
 @dataclass
@@ -178,44 +325,16 @@ def _sections() -> dict[str, type]:
     return {f.name: type(getattr(defaults, f.name)) for f in dataclasses.fields(TrainConfig)}
 
 
-def _coerce(where: str, default: Any, value: Any) -> Any:
-    """Check ``value`` against the type of the default; ints are accepted for floats."""
-    if isinstance(default, bool):
-        if not isinstance(value, bool):
-            raise ConfigError(f"{where} must be true or false, got {value!r}")
-    elif isinstance(default, int):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ConfigError(f"{where} must be an integer, got {value!r}")
-    elif isinstance(default, float):
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ConfigError(f"{where} must be a number, got {value!r}")
-        value = float(value)
-    elif isinstance(default, str):
-        if not isinstance(value, str):
-            raise ConfigError(f"{where} must be a string, got {value!r}")
-    elif isinstance(default, list):
-        if not isinstance(value, list):
-            raise ConfigError(f"{where} must be a list, got {value!r}")
-    return value
-
-
-def _stage_ppo(where: str, value: Any) -> dict[str, Any]:
-    """A stage's ``ppo`` table: keys of ``[ppo]``, each checked against its type."""
-    if not isinstance(value, dict):
-        raise ConfigError(f"{where} must be a table of [ppo] keys, got {value!r}")
-    defaults = PPOConfig()
-    keys = {f.name for f in dataclasses.fields(PPOConfig)}
-    out = {}
-    for key, item in value.items():
-        if key not in keys:
-            raise ConfigError(f"{where}: unknown key {key!r}; [ppo] keys are: "
-                              f"{', '.join(sorted(keys))}")
-        out[key] = _coerce(f"{where}.{key}", getattr(defaults, key), item)
-    return out
+def keys(config: TrainConfig) -> Iterator[tuple[str, dataclasses.Field, Any]]:
+    """Every key of ``config`` as (``section.key``, its field, its value)."""
+    for section in dataclasses.fields(TrainConfig):
+        values = getattr(config, section.name)
+        for f in dataclasses.fields(values):
+            yield f"{section.name}.{f.name}", f, getattr(values, f.name)
 
 
 def from_mapping(data: dict[str, Any], source: str = "config") -> TrainConfig:
-    """A config from nested mappings (a parsed TOML file); unknown names are rejected."""
+    """A config from nested mappings (a parsed TOML file), checked by :func:`validate`."""
     config = TrainConfig()
     sections = _sections()
     for section, values in data.items():
@@ -225,18 +344,14 @@ def from_mapping(data: dict[str, Any], source: str = "config") -> TrainConfig:
         if not isinstance(values, dict):
             raise ConfigError(f"{source}: [{section}] must be a table of keys")
         target = getattr(config, section)
-        keys = {f.name for f in dataclasses.fields(target)}
+        fields = {f.name: f for f in dataclasses.fields(target)}
         for key, value in values.items():
-            if key not in keys:
+            if key not in fields:
                 raise ConfigError(f"{source}: unknown key {key!r} in [{section}]; keys are: "
-                                  f"{', '.join(sorted(keys))}")
-            where = f"{source}: {section}.{key}"
-            if isinstance(target, StageConfig) and key == "ppo":
-                value = _stage_ppo(where, value)
-            else:
-                value = _coerce(where, getattr(target, key), value)
-            setattr(target, key, value)
-    validate(config)
+                                  f"{', '.join(sorted(fields))}")
+            check = fields[key].metadata["check"]
+            setattr(target, key, check(f"{source}: {section}.{key}", value))
+    validate(config, source=source)
     return config
 
 
@@ -276,33 +391,38 @@ def apply_overrides(config: TrainConfig, overrides: list[str]) -> TrainConfig:
     return from_mapping(data, source="--set")
 
 
-def _ppo_sections(config: TrainConfig) -> list[tuple[str, PPOConfig]]:
-    return [("ppo", config.ppo)] + [(f"{role}.ppo", config.stage_ppo(role))
-                                    for role in ("player", "bank")]
+def validate(config: TrainConfig, command: str = "all", source: str = "config") -> None:
+    """Check every key before anything runs; raise :class:`ConfigError` naming the first bad one.
 
-
-def validate(config: TrainConfig) -> None:
-    """Ranges and choices that types alone do not catch."""
-    checks = [
-        (2 <= config.table.num_seats <= 8, "table.num_seats must be in 2..8"),
-        (config.table.table_hands >= 1, "table.table_hands must be at least 1"),
-        (config.run.n_envs >= 1, "run.n_envs must be at least 1"),
-        (config.run.vec_env in VEC_ENVS,
-         f"run.vec_env must be one of {', '.join(repr(v) for v in VEC_ENVS)}"),
-        *((ppo.activation in ("tanh", "relu"), f"{name}.activation must be 'tanh' or 'relu'")
-          for name, ppo in _ppo_sections(config)),
-        *((ppo.n_steps >= 1 and ppo.batch_size >= 1,
-           f"{name}.n_steps and {name}.batch_size must be positive")
-          for name, ppo in _ppo_sections(config)),
-        *((all(isinstance(k, int) and k > 0 for k in ppo.net_arch),
-           f"{name}.net_arch must be a list of positive layer sizes")
-          for name, ppo in _ppo_sections(config)),
-        (config.selfplay.rounds >= 0, "selfplay.rounds must be >= 0"),
-        (config.selfplay.pool_size >= 0, "selfplay.pool_size must be >= 0"),
-        (config.evaluate.hands >= 1, "evaluate.hands must be at least 1"),
-        (config.run.checkpoint_every >= 1 and config.run.eval_every >= 1,
-         "run.checkpoint_every and run.eval_every must be positive"),
-    ]
-    for ok, message in checks:
-        if not ok:
-            raise ConfigError(message)
+    Each key's declared check (type, range, choices) runs first; then the
+    rules are resolved, the table is built with them (the engine's seat and
+    hand limits, which can depend on the rules), and every agent spec is built
+    with the agent registry on those rules (opponents, table players,
+    self-play pools, the closing comparison's agents and thresholds).
+    ``command`` is what ``sette train`` is to run (:data:`COMMANDS`).
+    """
+    for where, f, value in keys(config):
+        f.metadata["check"](f"{source}: {where}", value)
+    table = config.table
+    try:
+        rules = Rules.resolve(table.rules)
+    except RulesError as exc:
+        raise ConfigError(f"{source}: table.rules: {exc}") from None
+    try:
+        Engine(rules, table.num_seats, max_hands=table.table_hands)
+    except ValueError as exc:
+        raise ConfigError(f"{source}: table.num_seats with rules {table.rules!r}: "
+                          f"{exc}") from None
+    for where, f, value in keys(config):
+        specs = f.metadata["agents"]
+        for spec in specs(value) if specs is not None else ():
+            try:
+                make_agent(spec, rules=rules)
+            except (ValueError, OSError) as exc:
+                raise ConfigError(f"{source}: {where}: {exc}") from None
+    if command not in COMMANDS:
+        raise ConfigError(f"command {command!r} is not allowed; choose one of "
+                          f"{', '.join(repr(c) for c in COMMANDS)}")
+    if command == "selfplay" and config.selfplay.rounds == 0:
+        raise ConfigError(f"{source}: selfplay.rounds=0: 'sette train selfplay' trains only "
+                          f"the self-play rounds; allowed: >= 1")
