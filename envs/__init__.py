@@ -11,7 +11,9 @@
 * :mod:`envs.seat_play` — their table loop and built-in dealer, compiled with
   the engine.
 
-Importing ``envs`` registers ``"sette/sette_e_mezzo-v0"`` with PettingZoo::
+Importing ``envs`` registers ``"sette/sette_e_mezzo-v0"`` with PettingZoo's
+registry (PettingZoo 1.27 on; with 1.26, which has none, use
+``envs.sette_e_mezzo_v0.env()``)::
 
     import envs, pettingzoo
     env = pettingzoo.make("aec", "sette/sette_e_mezzo-v0", rules="catalan", num_seats=4)
@@ -37,11 +39,24 @@ ENV_ID = "sette/sette_e_mezzo-v0"
 
 
 def _register() -> None:
-    from pettingzoo.env_registry import registration
+    _register_pettingzoo()
+    _register_gym()
 
+
+def _register_pettingzoo() -> bool:
+    """Register with PettingZoo's registry where it exists (1.27 on); whether it did.
+
+    PettingZoo 1.26 has no registry, and the environment works there all the
+    same; the project supports it so that libraries pinning ``pettingzoo<1.27``
+    (AgileRL) install beside it.
+    """
+    try:
+        from pettingzoo.env_registry import registration
+    except ImportError:
+        return False
     if ENV_ID not in registration.aec_registry:
         registration.register("aec", ENV_ID, entry_point="envs.sette_e_mezzo:env")
-    _register_gym()
+    return True
 
 
 def _register_gym() -> None:

@@ -50,8 +50,9 @@ illegal action ends the episode with ``illegal_reward`` and a fresh table next.
 **Opponents** are anything with ``act(observation, action_mask) -> action``
 (see :mod:`agents`), a *pool* — anything with ``sample(rng) -> policy``, drawn
 anew every episode — a list (a uniform pool), a spec string such as
-``"threshold:5"`` (after ``import agents``, which installs the resolver), or a
-mapping ``{"bank": ..., "players": ...}`` giving each role its own source. With
+``"threshold:5"`` or ``"reader"`` (:mod:`agents` makes it; the first spec string
+imports :mod:`agents`, so ``gymnasium.make("envs:sette/Player-v0",
+opponents="reader")`` works in a fresh interpreter), or a mapping ``{"bank": ..., "players": ...}`` giving each role its own source. With
 ``opponents=None`` every other seat follows the :class:`DealerRule`, the way
 Gymnasium's Blackjack has a built-in dealer. A policy with a ``seed(int)``
 method is reseeded from the view's generator on ``reset(seed=...)``, so seeded
@@ -60,6 +61,7 @@ episodes repeat exactly.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -96,11 +98,22 @@ _spec_resolver: Callable[..., PolicyLike] | None = None
 def register_spec_resolver(resolver: Callable[..., PolicyLike]) -> None:
     """Let the views accept string specs; ``agents`` installs ``make_agent`` here.
 
-    ``envs`` does not import ``agents`` (imports point ``envs`` <- ``agents``), so
-    the agent registry plugs itself in instead.
+    ``envs`` does not import ``agents`` at module level (imports point ``envs``
+    <- ``agents``): the agent registry plugs itself in when it is imported, and
+    :func:`_resolve_spec` imports it on demand.
     """
     global _spec_resolver
     _spec_resolver = resolver
+
+
+def _resolve_spec(spec: str, rules: Rules) -> PolicyLike:
+    """The policy an agent spec string names, importing :mod:`agents` if nobody has yet."""
+    if _spec_resolver is None:
+        importlib.import_module("agents")  # installs the resolver (register_spec_resolver)
+    if _spec_resolver is None:
+        raise ValueError(f"opponent spec {spec!r}: the agent registry did not install "
+                         f"itself; pass policy objects instead")
+    return _spec_resolver(spec, rules=rules)
 
 
 def fixed_bank_rules(rules: Rules | str | Any) -> Rules:
@@ -154,10 +167,7 @@ def _source(value: Any, rules: Rules) -> PolicyLike | PoolLike:
     if value is None:
         return DealerRule()
     if isinstance(value, str):
-        if _spec_resolver is None:
-            raise ValueError(f"opponent spec {value!r} needs the agent registry: "
-                             f"`import agents` first, or pass policy objects")
-        return _spec_resolver(value, rules=rules)
+        return _resolve_spec(value, rules)
     if isinstance(value, (list, tuple)):
         return _UniformPool([_source(v, rules) for v in value])
     if isinstance(value, (PoolLike, PolicyLike)):

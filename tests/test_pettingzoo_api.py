@@ -16,6 +16,7 @@ observation sizes come from ``GLOBAL_SIZE``/``SEAT_BLOCK``.
 from __future__ import annotations
 
 import functools
+import importlib.util
 import re
 
 import numpy as np
@@ -49,7 +50,11 @@ def _from_registry(**kwargs):
     return pettingzoo.make("aec", envs.ENV_ID, **kwargs)
 
 
-FACTORIES = {"module": _from_module, "registry": _from_registry}
+HAS_REGISTRY = importlib.util.find_spec("pettingzoo.env_registry") is not None
+"""PettingZoo 1.27 on has a registry (``pettingzoo.make``); 1.26 has none."""
+needs_registry = pytest.mark.skipif(not HAS_REGISTRY, reason="PettingZoo < 1.27: no registry")
+
+FACTORIES = {"module": _from_module, **({"registry": _from_registry} if HAS_REGISTRY else {})}
 
 
 # --------------------------------------------------------------- conformance
@@ -84,6 +89,7 @@ def test_render_test(factory, rules, num_seats, capsys):
     assert f"seat {num_seats - 1} " in out
 
 
+@needs_registry
 @pytest.mark.parametrize("rules", PRESET_NAMES)
 def test_registry_and_module_envs_are_the_same_game(rules):
     a = _from_registry(rules=rules, num_seats=4)
@@ -551,8 +557,9 @@ def test_unknown_rules_preset_is_rejected_naming_it():
     assert "'klondike'" in str(info.value)
     assert ("catalan, catalan_house, spanish, spanish_full, pagat, pagat_italian, "
             "pagat_spanish, italian") in str(info.value)
-    with pytest.raises(RulesError, match="'klondike'"):
-        pettingzoo.make("aec", envs.ENV_ID, rules="klondike")
+    if HAS_REGISTRY:
+        with pytest.raises(RulesError, match="'klondike'"):
+            pettingzoo.make("aec", envs.ENV_ID, rules="klondike")
 
 
 @pytest.mark.parametrize("num_seats", [0, 1, 9, "4", 2.0, True])
@@ -581,3 +588,42 @@ def test_bad_rules_mapping_is_rejected_naming_the_switch():
 def test_bad_max_hands_is_rejected_naming_it(max_hands):
     with pytest.raises(ValueError, match=re.escape(f"max_hands={max_hands!r}")):
         sette_e_mezzo_v0.env(rules="catalan", max_hands=max_hands)
+
+
+def test_registration_works_without_pettingzoos_registry(monkeypatch):
+    """PettingZoo 1.26 has no ``pettingzoo.env_registry``: importing envs must still work."""
+    import sys
+
+    monkeypatch.setitem(sys.modules, "pettingzoo.env_registry", None)  # its import fails
+    with pytest.raises(ImportError):
+        import pettingzoo.env_registry  # noqa: F401
+    assert envs._register_pettingzoo() is False
+    envs._register()  # the Gymnasium views register all the same
+    env = sette_e_mezzo_v0.env(rules="catalan", num_seats=2)
+    env.reset(seed=0)
+    assert env.agent_selection in env.possible_agents
+
+
+@needs_registry
+def test_registration_uses_pettingzoos_registry_where_it_exists():
+    assert envs._register_pettingzoo() is True
+    assert envs.ENV_ID in pettingzoo.env_registry.registration.aec_registry
+
+
+def test_envs_imports_and_plays_where_pettingzoo_has_no_registry():
+    """A fresh ``import envs`` with ``pettingzoo.env_registry`` missing (as in 1.26)."""
+    import subprocess
+    import sys
+
+    script = ("import sys, pettingzoo\n"  # 1.27 imports its registry itself: block it after
+              "sys.modules['pettingzoo.env_registry'] = None\n"
+              "sys.modules['pettingzoo.env_registry.registration'] = None\n"
+              "import envs, gymnasium\n"
+              "env = envs.sette_e_mezzo_v0.env(rules='catalan', num_seats=2)\n"
+              "env.reset(seed=0)\n"
+              "gymnasium.make('sette/Player-v0').reset(seed=0)\n"
+              "print('ok')\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "ok"

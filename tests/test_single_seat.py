@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -163,6 +167,7 @@ def test_bad_arguments_are_named() -> None:
 
 
 def test_masks_work_with_maskable_ppo_through_subprocesses() -> None:
+    pytest.importorskip("sb3_contrib")  # the "train" extra
     from sb3_contrib.common.maskable.utils import get_action_masks
     from stable_baselines3.common.env_util import make_vec_env
     from stable_baselines3.common.vec_env import SubprocVecEnv
@@ -211,3 +216,36 @@ def test_a_subclass_that_overrides_act_is_asked_through_act() -> None:
     for _obs, _r, _terminated, _info in _random_run(env, 400):
         bank_actions |= {ev[2] for ev in env.engine.events if ev[0] == "action" and ev[1] == 1}
     assert bank_actions == {"stand"}, "the override stands at once; a threshold of 7.5 hits"
+
+
+FRESH_SPECS = {
+    "reader": '"reader"',
+    "careful": '"careful"',
+    "threshold": '"threshold:5"',
+    "random": '"random"',
+    "list": '["careful", "threshold:5"]',
+    "roles": '{"bank": "reader", "players": ["careful", "random"]}',
+}
+
+
+@pytest.mark.parametrize("spec", sorted(FRESH_SPECS))
+@pytest.mark.parametrize("view_id", VIEW_IDS)
+def test_module_form_id_takes_any_spec_in_a_fresh_interpreter(view_id: str, spec: str) -> None:
+    """``gymnasium.make("envs:<id>", opponents=<spec>)`` with nothing imported before.
+
+    The views import the agent registry on the first spec string
+    (envs.single_seat); before, this failed with "`import agents` first".
+    """
+    script = (f"import gymnasium\n"
+              f"env = gymnasium.make('envs:{view_id}', num_seats=3, "
+              f"opponents={FRESH_SPECS[spec]})\n"
+              f"env.reset(seed=0)\n"
+              f"for _ in range(5):\n"
+              f"    mask = env.unwrapped.action_masks()\n"
+              f"    if env.step(int(mask.argmax()))[2]:\n"
+              f"        env.reset()\n"
+              f"print('ok')\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120, cwd=os.path.dirname(os.path.dirname(__file__)))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "ok"
