@@ -3,24 +3,51 @@
 ``load_model(path)`` takes a model file (``model.zip``), a stage folder holding
 one (``RUN/player``), or a checkpoint; the registry spec is ``model:PATH``.
 
+**A model file never runs code.** SB3 stores a model as a zip whose ``data``
+entry holds cloudpickled objects: unpickling it — what ``MaskablePPO.load``
+does — runs whatever the file's author put there. So ``sette train`` writes a
+plain JSON description, :data:`INFO_ENTRY`, into every zip it saves (the
+network's layer sizes and activation, the observation size, the action
+names, seats, rules, role, timesteps: :class:`ModelInfo`), and loading reads
+only that JSON and the weights (``policy.pth``, with
+``torch.load(weights_only=True)``, which accepts tensors and plain containers
+and nothing that runs code). Nothing else in the zip is read. A zip without
+the description (saved before it existed, or by something else) is refused
+unless the user trusts the file: ``--trust-model`` on the command line, or
+:data:`TRUST_ENV` ``=1`` in the environment (which worker processes inherit),
+loads it the old way, unpickling it.
+
 The trained network is a small MLP, and one observation at a time through
-torch costs far more than the game step it decides. So the agent copies the
-actor's weights into numpy once and evaluates ``argmax`` of the masked logits
+torch costs far more than the game step it decides. So the agent holds the
+actor's weights in numpy and evaluates ``argmax`` of the masked logits
 itself — the deterministic action MaskablePPO's ``predict`` would give, tested
 to agree — which also makes it cheap to pickle into worker processes.
 """
 
 from __future__ import annotations
 
+import io
+import json
+import os
+import zipfile
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from agents.base import Agent
+from envs.engine import MAX_SEATS, MIN_SEATS
+from envs.observer import observation_size
 
 MODEL_FILE = "model.zip"
-_ACTIVATIONS = {"Tanh": np.tanh, "ReLU": lambda x: np.maximum(x, 0.0)}
+INFO_ENTRY = "sette-model.json"
+"""The JSON description inside a model zip, beside SB3's ``policy.pth``."""
+INFO_FORMAT, INFO_VERSION = "sette-model", 1
+TRUST_ENV = "SETTE_TRUST_MODEL"
+"""Set to ``1`` (what ``--trust-model`` does) to unpickle model files without a description."""
+_ACTIVATIONS = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0)}
+_Layer = tuple[np.ndarray, np.ndarray, str | None]
 
 
 def model_path(path: str | Path) -> Path:
@@ -40,58 +67,213 @@ def model_path(path: str | Path) -> Path:
     return p
 
 
+def trusted() -> bool:
+    """Whether the user asked to unpickle model files without a description (module doc)."""
+    return os.environ.get(TRUST_ENV, "") == "1"
+
+
+# ------------------------------------------------------------------ description
+@dataclass(frozen=True)
+class ModelInfo:
+    """What a saved model is, in plain JSON (:data:`INFO_ENTRY`; see the module docstring).
+
+    ``net_arch`` and ``activation`` rebuild the actor (SB3's ``MlpExtractor``:
+    ``Linear`` then the activation per entry, then ``action_net``);
+    ``observation_size`` and ``action_names`` fix its input and output, and
+    ``num_seats``, ``rules``, ``rules_values`` and ``role`` say which table it
+    was trained for. ``timesteps`` and ``n_updates`` let training resume.
+    """
+
+    role: str
+    rules: str
+    num_seats: int
+    observation_size: int
+    action_names: tuple[str, ...]
+    net_arch: tuple[int, ...]
+    activation: str
+    timesteps: int
+    n_updates: int = 0
+    rules_values: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> str:
+        data = {"format": INFO_FORMAT, "version": INFO_VERSION, **asdict(self)}
+        data["action_names"] = list(self.action_names)
+        data["net_arch"] = list(self.net_arch)
+        return json.dumps(data, indent=1) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str, source: str) -> "ModelInfo":
+        """Parse and check a description; anything unexpected is a named ``ValueError``."""
+        try:
+            data = json.loads(text)
+        except ValueError as exc:
+            raise ValueError(f"{source}: {INFO_ENTRY} is not valid JSON ({exc})") from None
+        if not isinstance(data, dict) or data.get("format") != INFO_FORMAT:
+            raise ValueError(f"{source}: {INFO_ENTRY} is not a sette model description")
+        if data.get("version") != INFO_VERSION:
+            raise ValueError(f"{source}: model description version {data.get('version')!r} "
+                             f"is not supported; this sette reads version {INFO_VERSION}")
+        expected = {"role": str, "rules": str, "num_seats": int, "observation_size": int,
+                    "action_names": list, "net_arch": list, "activation": str,
+                    "timesteps": int, "n_updates": int, "rules_values": dict}
+        for key, kind in expected.items():
+            if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
+                raise ValueError(f"{source}: {INFO_ENTRY} needs {key!r} as "
+                                 f"{kind.__name__}, got {data.get(key)!r}")
+        if data["activation"] not in _ACTIVATIONS:
+            raise ValueError(f"{source}: activation {data['activation']!r} is not supported; "
+                             f"supported: {', '.join(_ACTIVATIONS)}")
+        if not all(isinstance(n, int) and n > 0 for n in data["net_arch"]):
+            raise ValueError(f"{source}: net_arch {data['net_arch']!r} must list layer sizes")
+        return cls(data["role"], data["rules"], data["num_seats"], data["observation_size"],
+                   tuple(str(a) for a in data["action_names"]), tuple(data["net_arch"]),
+                   data["activation"], data["timesteps"], data["n_updates"],
+                   data["rules_values"])
+
+
+def write_info(file: Path, info: ModelInfo) -> None:
+    """Add the description to a model zip SB3 has just saved."""
+    with zipfile.ZipFile(file, "a") as archive:
+        archive.writestr(INFO_ENTRY, info.to_json())
+
+
+def read_info(file: Path) -> ModelInfo | None:
+    """The description in a model zip, or ``None`` when it has none."""
+    with _open_zip(file) as archive:
+        if INFO_ENTRY not in archive.namelist():
+            return None
+        return ModelInfo.from_json(archive.read(INFO_ENTRY).decode("utf-8", "replace"),
+                                   str(file))
+
+
+def require_info(file: Path) -> ModelInfo:
+    """The description, or a refusal that says why and names ``--trust-model``."""
+    info = read_info(file)
+    if info is None:
+        raise ValueError(refusal(file))
+    return info
+
+
+def refusal(file: Path) -> str:
+    """Why a model zip without a description is not loaded, and what the user can do."""
+    return (f"{str(file)!r} has no {INFO_ENTRY}: it was not saved by this version of sette "
+            f"train. Loading it would unpickle the file, which can run any code its author "
+            f"put there; only if you trust where it came from, pass --trust-model (or set "
+            f"{TRUST_ENV}=1)")
+
+
+def read_weights(file: Path, names: tuple[str, ...] = ("policy",)) -> dict[str, Any]:
+    """``name -> state dict`` of SB3's ``<name>.pth`` entries, loaded with ``weights_only``."""
+    import torch  # torch loads only when a model is
+
+    out = {}
+    with _open_zip(file) as archive:
+        for name in names:
+            entry = f"{name}.pth"
+            if entry not in archive.namelist():
+                raise ValueError(f"{str(file)!r} has no {entry}; it is not a model saved by "
+                                 f"sette train")
+            try:
+                out[name] = torch.load(io.BytesIO(archive.read(entry)), map_location="cpu",
+                                       weights_only=True)
+            except Exception as exc:  # the restricted unpickler refuses anything but weights
+                raise ValueError(f"{str(file)!r}: {entry} holds more than plain weights and "
+                                 f"was refused ({type(exc).__name__}: "
+                                 f"{str(exc).splitlines()[0] if str(exc) else ''})") from None
+    return out
+
+
+def _open_zip(file: Path) -> zipfile.ZipFile:
+    try:
+        return zipfile.ZipFile(file)
+    except (zipfile.BadZipFile, OSError) as exc:
+        raise ValueError(f"{str(file)!r} is not a model saved by sette train ({exc})") from None
+
+
+# ------------------------------------------------------------------ the agent
 class LearnedAgent(Agent):
     """A trained actor network, evaluated in numpy (deterministic: the best legal action).
 
     Build it with :func:`load_model`, or from a live model with :meth:`from_policy`.
+    ``num_seats`` (when known) is the table size it was trained for: seated at
+    another, it says so and names the model.
     """
 
-    def __init__(self, layers: list[tuple[np.ndarray, np.ndarray, str | None]],
-                 obs_size: int, source: str = "policy") -> None:
+    def __init__(self, layers: list[_Layer], obs_size: int, source: str = "policy",
+                 num_seats: int | None = None, info: ModelInfo | None = None) -> None:
         self.layers = layers
         self.obs_size = obs_size
+        self.num_actions = len(layers[-1][1])
         self.source = source
+        self.num_seats = num_seats
+        self.info = info
         self.spec = f"model:{source}"
 
     @classmethod
     def from_policy(cls, policy: Any, source: str = "policy") -> "LearnedAgent":
-        """Copy the actor of an SB3 ``ActorCriticPolicy`` with an MLP extractor."""
+        """Copy the actor of a live SB3 ``ActorCriticPolicy`` with an MLP extractor."""
         import torch.nn as nn
 
-        layers: list[tuple[np.ndarray, np.ndarray, str | None]] = []
+        layers: list[_Layer] = []
         modules = list(policy.mlp_extractor.policy_net)
         for k, module in enumerate(modules):
             if isinstance(module, nn.Linear):
                 act = modules[k + 1] if k + 1 < len(modules) else None
-                name = type(act).__name__ if act is not None else None
+                name = type(act).__name__.lower() if act is not None else None
                 if name is not None and name not in _ACTIVATIONS:
-                    raise ValueError(f"{source}: activation {name} is not supported; "
-                                     f"supported: {', '.join(_ACTIVATIONS)}")
-                layers.append((module.weight.detach().cpu().numpy().astype(np.float64).T,
-                               module.bias.detach().cpu().numpy().astype(np.float64), name))
-            elif type(module).__name__ not in _ACTIVATIONS:
+                    raise ValueError(f"{source}: activation {type(act).__name__} is not "
+                                     f"supported; supported: {', '.join(_ACTIVATIONS)}")
+                layers.append(_numpy_layer(module.weight, module.bias, name))
+            elif type(module).__name__.lower() not in _ACTIVATIONS:
                 raise ValueError(f"{source}: layer {module!r} is not supported in a policy "
                                  f"network; use Linear layers with Tanh or ReLU")
-        head = policy.action_net
-        layers.append((head.weight.detach().cpu().numpy().astype(np.float64).T,
-                       head.bias.detach().cpu().numpy().astype(np.float64), None))
-        obs_size = int(np.prod(policy.observation_space.shape))
-        return cls(layers, obs_size, source)
+        layers.append(_numpy_layer(policy.action_net.weight, policy.action_net.bias, None))
+        return cls(layers, int(np.prod(policy.observation_space.shape)), source)
+
+    @classmethod
+    def from_state(cls, state: dict[str, Any], info: ModelInfo, source: str) -> "LearnedAgent":
+        """The actor rebuilt from the policy's state dict and its description."""
+        layers: list[_Layer] = []
+        rows = info.observation_size
+        keys = [f"mlp_extractor.policy_net.{2 * i}" for i in range(len(info.net_arch))]
+        for key, size in [*zip(keys, info.net_arch), ("action_net", len(info.action_names))]:
+            weight, bias = state.get(f"{key}.weight"), state.get(f"{key}.bias")
+            if weight is None or bias is None or tuple(weight.shape) != (size, rows) \
+                    or tuple(bias.shape) != (size,):
+                found = None if weight is None else tuple(weight.shape)
+                raise ValueError(f"{source}: the weights do not match its description "
+                                 f"(layer {key}: expected {size}x{rows}, found {found})")
+            layers.append(_numpy_layer(weight, bias,
+                                       None if key == "action_net" else info.activation))
+            rows = size
+        return cls(layers, info.observation_size, source, info.num_seats, info)
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
         """Unmasked action logits of one observation."""
         x = np.asarray(observation, dtype=np.float64)
         if x.shape[-1] != self.obs_size:
-            raise ValueError(f"{self.source} was trained on observations of length "
-                             f"{self.obs_size} but got {x.shape[-1]}: a different number of "
-                             f"seats")
+            raise ValueError(self._mismatch(x.shape[-1]))
         for weight, bias, activation in self.layers:
             x = x @ weight + bias
             if activation is not None:
                 x = _ACTIVATIONS[activation](x)
         return x
 
+    def _mismatch(self, length: int) -> str:
+        """Why an observation does not fit: the table size, in the command line's words."""
+        table, trained = _seats_of(length), self.num_seats or _seats_of(self.obs_size)
+        if trained is None or table is None:
+            return (f"model {self.source} was trained on observations of length "
+                    f"{self.obs_size} but got {length}")
+        return (f"model {self.source} was trained for {trained} seats, not {table}; "
+                f"use --seats {trained}")
+
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        if len(action_mask) != self.num_actions:
+            rules = f" ({self.info.rules})" if self.info is not None else ""
+            raise ValueError(f"model {self.source} was trained with {self.num_actions} actions "
+                             f"but this table has {len(action_mask)}: its bet ladder differs; "
+                             f"play it on the rules it was trained on{rules}")
         logits = self.logits(observation)
         logits = np.where(np.asarray(action_mask, dtype=bool), logits, -np.inf)
         action = int(np.argmax(logits))
@@ -100,10 +282,29 @@ class LearnedAgent(Agent):
         return action
 
 
-def load_model(path: str | Path) -> LearnedAgent:
-    """Load a model saved by ``sette train`` as an agent (see the module docstring)."""
+def _seats_of(length: int) -> int | None:
+    """The number of seats whose observations have ``length`` entries, if any."""
+    return next((n for n in range(MIN_SEATS, MAX_SEATS + 1) if observation_size(n) == length),
+                None)
+
+
+def _numpy_layer(weight: Any, bias: Any, activation: str | None) -> _Layer:
+    return (weight.detach().cpu().numpy().astype(np.float64).T,
+            bias.detach().cpu().numpy().astype(np.float64), activation)
+
+
+def load_model(path: str | Path, trust: bool | None = None) -> LearnedAgent:
+    """Load a model saved by ``sette train`` as an agent, without running code (module doc).
+
+    ``trust`` (default: :func:`trusted`) allows unpickling a file that has no description.
+    """
     file = model_path(path)
-    from sb3_contrib import MaskablePPO  # torch loads only when a model is
+    info = read_info(file)
+    if info is not None:
+        return LearnedAgent.from_state(read_weights(file)["policy"], info, str(path))
+    if not (trusted() if trust is None else trust):
+        raise ValueError(refusal(file))
+    from sb3_contrib import MaskablePPO
 
     try:
         model = MaskablePPO.load(file, device="cpu")

@@ -12,9 +12,11 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from agents import make_agent
+from agents.learned import TRUST_ENV
 from envs.engine import Engine
 from envs.observer import Observer
 from envs.render import transcript
@@ -79,12 +81,32 @@ def build_parser() -> argparse.ArgumentParser:
     rules.set_defaults(func=_rules)
     for add_commands in _COMMAND_GROUPS:
         add_commands(sub)
+    for name, command in sub.choices.items():
+        if name != "rules":
+            _add_trust_option(command)
     return parser
+
+
+def _add_trust_option(parser: argparse.ArgumentParser) -> None:
+    """``--trust-model`` on a command, or on each of its subcommands when it has them."""
+    nested = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if not nested:
+        parser.add_argument("--trust-model", action="store_true", help=_TRUST_HELP)
+    for action in nested:
+        for command in action.choices.values():
+            _add_trust_option(command)
+
+
+_TRUST_HELP = ("load model files that have no sette-model.json (saved by an older sette) the "
+               "old way, by unpickling them: a crafted file then runs any code its author "
+               "chose; use it only for files you made or trust")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if getattr(args, "trust_model", False):  # in the environment, so worker processes see it
+        os.environ[TRUST_ENV] = "1"
     try:
         return args.func(args)
     except (RulesError, ValueError, NotImplementedError) as exc:

@@ -17,6 +17,13 @@ on for the steps that remain (a run killed mid-stage loses at most
 ``SubprocVecEnv``), wrapped in ``VecMonitor`` for episode
 rewards and in :class:`EnvTimer`, which measures the share of the wall time
 spent inside the environments (stepping, resetting, fetching masks).
+
+Every model and checkpoint saved here carries its plain JSON description
+(:class:`agents.learned.ModelInfo`), and loading one to resume or to start a
+self-play round never unpickles it: MaskablePPO is built afresh from the
+run's config, and only the weights and the optimizer's state are read, with
+``torch.load(weights_only=True)`` (:func:`restore_model`; see
+:mod:`agents.learned` for why, and for ``--trust-model``).
 """
 
 from __future__ import annotations
@@ -36,7 +43,9 @@ from stable_baselines3.common.callbacks import BaseCallback, CallbackList
 from stable_baselines3.common.vec_env import (DummyVecEnv, SubprocVecEnv, VecEnv,
                                               VecEnvWrapper, VecMonitor)
 
-from agents.learned import MODEL_FILE, LearnedAgent
+from agents.learned import (MODEL_FILE, LearnedAgent, ModelInfo, read_info, read_weights,
+                            refusal, trusted, write_info)
+from envs.actions import ActionLayout
 from envs.rules import Rules
 from envs.single_seat import BankEnv, PlayerEnv, PolicyLike
 from evaluate.ev import compare
@@ -123,7 +132,8 @@ class StageCallback(BaseCallback):
         steps = self.num_timesteps
         if steps >= self._next_checkpoint:
             self._next_checkpoint += self.config.run.checkpoint_every
-            save_checkpoint(self.model, self.stage_dir, steps)
+            save_checkpoint(self.model, self.stage_dir, steps,
+                            model_info(self.model, self.role, self.config))
         if steps >= self._next_eval:
             self._next_eval += self.config.run.eval_every
             self.evaluate()
@@ -162,15 +172,71 @@ def latest_checkpoint(stage_dir: Path) -> tuple[Path, int] | None:
     return path, steps
 
 
-def save_checkpoint(model: MaskablePPO, stage_dir: Path, steps: int) -> Path:
-    """Save ``model`` as ``checkpoints/ckpt_<steps>_steps.zip`` (written, then renamed)."""
-    folder = stage_dir / "checkpoints"
-    folder.mkdir(parents=True, exist_ok=True)
-    final = folder / f"ckpt_{steps}_steps.zip"
-    partial_path = folder / f"partial_{steps}.zip"
+def save_checkpoint(model: MaskablePPO, stage_dir: Path, steps: int, info: ModelInfo) -> Path:
+    """Save ``model`` as ``checkpoints/ckpt_<steps>_steps.zip`` (:func:`save_model`)."""
+    return save_model(model, stage_dir / "checkpoints" / f"ckpt_{steps}_steps.zip", info)
+
+
+def save_model(model: MaskablePPO, path: Path, info: ModelInfo) -> Path:
+    """Save ``model`` with its description to ``path`` (written aside, then renamed)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial_path = path.with_name(f"partial-{path.name}")
     model.save(partial_path)
-    partial_path.replace(final)
-    return final
+    write_info(partial_path, info)
+    partial_path.replace(path)
+    return path
+
+
+def model_info(model: MaskablePPO, role: str, config: TrainConfig) -> ModelInfo:
+    """The description of a model of ``role`` trained under ``config`` (module docstring)."""
+    table, ppo = config.table, config.stage_ppo(role)
+    rules = Rules.resolve(table.rules)
+    return ModelInfo(role=role, rules=table.rules, num_seats=table.num_seats,
+                     observation_size=int(np.prod(model.observation_space.shape)),
+                     action_names=tuple(ActionLayout(tuple(rules.bet_ladder)).names),
+                     net_arch=tuple(ppo.net_arch), activation=ppo.activation,
+                     timesteps=int(model.num_timesteps), n_updates=int(model._n_updates),
+                     rules_values=rules.to_dict())
+
+
+def new_model(env: VecEnv, ppo: PPOConfig, stage_dir: Path, seed: int) -> MaskablePPO:
+    """A fresh MaskablePPO with the stage's settings (``ppo``) on ``env``."""
+    return MaskablePPO(
+        "MlpPolicy", env, learning_rate=ppo.learning_rate, n_steps=ppo.n_steps,
+        batch_size=ppo.batch_size, n_epochs=ppo.n_epochs, gamma=ppo.gamma,
+        gae_lambda=ppo.gae_lambda, clip_range=ppo.clip_range, ent_coef=ppo.ent_coef,
+        vf_coef=ppo.vf_coef, max_grad_norm=ppo.max_grad_norm,
+        policy_kwargs=_policy_kwargs(ppo), tensorboard_log=str(stage_dir / "tensorboard"),
+        seed=seed, device="cpu", verbose=0)
+
+
+def restore_model(path: Path, env: VecEnv, role: str, config: TrainConfig, stage_dir: Path,
+                  seed: int) -> MaskablePPO:
+    """A saved model ready to train on, rebuilt without unpickling (module docstring).
+
+    The network, the optimizer's state and the step count come from the file;
+    every setting from the run's config, which must describe the same network
+    and table. A file without a description loads the old way (unpickling
+    it) only when the user trusts it (:func:`agents.learned.trusted`).
+    """
+    info = read_info(path)
+    if info is None:
+        if not trusted():
+            raise ValueError(refusal(path))
+        return MaskablePPO.load(path, env=env, device="cpu")
+    model = new_model(env, config.stage_ppo(role), stage_dir, seed)
+    expected = model_info(model, role, config)
+    for key in ("role", "num_seats", "observation_size", "action_names", "net_arch",
+                "activation"):
+        if getattr(info, key) != getattr(expected, key):
+            raise ValueError(f"{str(path)!r} was saved with {key} = {getattr(info, key)!r} "
+                             f"but this run's config gives {getattr(expected, key)!r}; it "
+                             f"cannot continue this stage")
+    model.set_parameters(read_weights(path, ("policy", "policy.optimizer")), exact_match=True,
+                         device="cpu")
+    model.num_timesteps = info.timesteps
+    model._n_updates = info.n_updates
+    return model
 
 
 def _policy_kwargs(ppo: PPOConfig) -> dict[str, Any]:
@@ -202,22 +268,16 @@ def train_stage(stage_dir: Path, role: str, config: TrainConfig,
     if checkpoint is not None:
         path, done_steps = checkpoint
         log(f"  {stage_dir.name}: resuming from {path.name} ({done_steps} steps done)")
-        model = MaskablePPO.load(path, env=env, device="cpu")
+        model = restore_model(path, env, role, config, stage_dir, seed)
     elif init_from is not None:
         done_steps = 0
         log(f"  {stage_dir.name}: starting from {init_from}")
-        model = MaskablePPO.load(init_from, env=env, device="cpu")
+        model = restore_model(init_from, env, role, config, stage_dir, seed)
         model.tensorboard_log = str(stage_dir / "tensorboard")
         model.set_random_seed(seed)
     else:
         done_steps = 0
-        model = MaskablePPO(
-            "MlpPolicy", env, learning_rate=ppo.learning_rate, n_steps=ppo.n_steps,
-            batch_size=ppo.batch_size, n_epochs=ppo.n_epochs, gamma=ppo.gamma,
-            gae_lambda=ppo.gae_lambda, clip_range=ppo.clip_range, ent_coef=ppo.ent_coef,
-            vf_coef=ppo.vf_coef, max_grad_norm=ppo.max_grad_norm,
-            policy_kwargs=_policy_kwargs(ppo), tensorboard_log=str(stage_dir / "tensorboard"),
-            seed=seed, device="cpu", verbose=0)
+        model = new_model(env, ppo, stage_dir, seed)
     remaining = max(timesteps - done_steps, 0)
     callback = StageCallback(stage_dir, role, config, baselines, table_players, env)
     started = time.perf_counter()
@@ -227,7 +287,7 @@ def train_stage(stage_dir: Path, role: str, config: TrainConfig,
     wall = time.perf_counter() - started
     final_eval = callback.evaluate()
     model.logger.dump(model.num_timesteps)
-    model.save(model_file)
+    save_model(model, model_file, model_info(model, role, config))
     env.close()
     share = env.seconds / max(wall, 1e-9)
     record = {"role": role, "timesteps": int(model.num_timesteps), "wall_s": round(wall, 1),
