@@ -38,11 +38,9 @@ from __future__ import annotations
 
 import copy
 import math
-import os
 import sys
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -51,13 +49,14 @@ import numpy as np
 
 from agents import AGENT_SPECS, Agent, make_agent
 from agents.base import ObservationReader
-from agents.learned import model_path
+from agents.learned import MODEL_FILE, model_path
 from envs.engine import MAX_SEATS, MIN_SEATS, Engine
 from envs.observer import Observer
 from envs.rules import Rules
 from envs.single_seat import fixed_bank_rules
 from evaluate.ev import Estimate, paired_difference, ratio_estimate, table_seeds
 from evaluate.stats import SeedAggregate, aggregate_seeds
+from evaluate.workers import process_pool
 
 ROLES = ("player", "bank")
 """Roles a seat can hold in a hand; results also offer ``"all"`` (both together)."""
@@ -69,6 +68,8 @@ FIELDS = ("chips", "hands", "wins", "pushes", "losses", "busts", "naturals", "ja
 RATE_FIELDS = ("wins", "pushes", "losses", "busts", "naturals", "jackpot_hits")
 """Fields reported as a share of the hands played in the role."""
 _EPS = 1e-9
+_RUN_FILE = "run.json"
+"""The record a training run folder holds (:mod:`train.pipeline`): it names the run."""
 
 
 # --------------------------------------------------------------------- entrants
@@ -143,14 +144,60 @@ def resolve_spec(text: str) -> str:
 
 
 def parse_entrant(text: str, group: str | None = None) -> Entrant:
-    """``[LABEL=]SPEC`` from the command line (the label defaults to the spec as given)."""
+    """``[LABEL=]SPEC`` from the command line; the label defaults to the spec as given, or
+    for a trained model to its short name (:func:`model_label`)."""
     label, sep, spec = text.partition("=")
     if not sep:
         label, spec = text, text
     if not label or not spec:
         raise ValueError(f"agent {text!r}: write SPEC or LABEL=SPEC, e.g. "
                          f"cautious=threshold:4.5")
-    return Entrant(label, resolve_spec(spec), group)
+    resolved = resolve_spec(spec)
+    return Entrant(label if sep else model_label(resolved, default=label), resolved, group)
+
+
+def model_label(spec: str, depth: int = 1, default: str | None = None) -> str:
+    """A table label for a resolved spec: a trained model by its run's name and stage.
+
+    ``model:runs/RUN/player`` (or its ``model.zip``) is ``RUN/player``,
+    ``model:runs/RUN/selfplay/bank`` is ``RUN/selfplay/bank`` and a checkpoint
+    keeps its file name; the run is the nearest folder holding ``run.json``,
+    else the model's own folder. ``depth`` adds that many more folders above
+    the run, to tell apart two runs of the same name. ``PLAYER|BANK`` labels
+    each side (``RUN/player|bank`` when both come from one run). Specs that
+    are not models give ``default`` (the spec itself when ``None``).
+    """
+    sides = spec.split("|")
+    paths = [_model_stage(side) for side in sides]
+    if all(p is None for p in paths):
+        return spec if default is None else default
+    labels = [side if p is None else _short(p, depth) for side, p in zip(sides, paths)]
+    if len(paths) == 2 and paths[0] is not None and paths[1] is not None \
+            and paths[0][0] == paths[1][0]:
+        return f"{labels[0]}|{'/'.join(paths[1][1])}"
+    return "|".join(labels)
+
+
+def _model_stage(spec: str) -> tuple[Path, tuple[str, ...]] | None:
+    """The run folder of a ``model:`` spec and the stage's path inside it (``None``: no model)."""
+    name, _, arg = spec.partition(":")
+    if name != "model" or not arg:
+        return None
+    path = Path(arg)
+    if path.name == MODEL_FILE:
+        path = path.parent
+    elif path.suffix == ".zip":
+        path = path.with_suffix("")
+    for run in path.parents:
+        if (run / _RUN_FILE).is_file():
+            return run, path.relative_to(run).parts
+    return path.parent, (path.name,)
+
+
+def _short(stage: tuple[Path, tuple[str, ...]], depth: int) -> str:
+    run, inside = stage
+    above = run.parts[max(len(run.parts) - depth, 0):]
+    return "/".join((*above, *inside)) or "."
 
 
 def group_entrants(name: str, specs: Sequence[str]) -> list[Entrant]:
@@ -163,7 +210,26 @@ def group_entrants(name: str, specs: Sequence[str]) -> list[Entrant]:
 
 
 def unique_labels(entrants: Sequence[Entrant]) -> list[Entrant]:
-    """The entrants with repeated labels made unique (``label#2``, ``label#3``…)."""
+    """The entrants with repeated labels made unique.
+
+    Two different models whose short labels agree (runs of the same name in
+    different folders) get as many folders above the run as tell them apart
+    (:func:`model_label`); what is still repeated becomes ``label#2``, ``label#3``…
+    """
+    entrants = list(entrants)
+    depth = [1] * len(entrants)
+    auto = [e.label == model_label(e.spec) != e.spec for e in entrants]
+    while True:
+        clashing = [i for i, e in enumerate(entrants) if auto[i] and any(
+            o.label == e.label and o.spec != e.spec for o in entrants)]
+        longer = {i: model_label(entrants[i].spec, depth[i] + 1) for i in clashing}
+        grown = [i for i in clashing if longer[i] != entrants[i].label]
+        if not grown:
+            break
+        for i in grown:
+            depth[i] += 1
+            e = entrants[i]
+            entrants[i] = Entrant(longer[i], e.spec, e.group)
     seen: dict[str, int] = {}
     out = []
     for e in entrants:
@@ -368,8 +434,9 @@ def run_tournament(config: TournamentConfig, workers: int = 1,
     """Play the tournament (see the module docstring); ``progress(k)`` hears of finished tables
     (``progress(0)`` once the agents are built and play starts).
 
-    ``workers > 1`` plays blocks of tables in that many processes (the agents
-    are built again from their specs in each); the numbers do not change.
+    ``workers > 1`` plays blocks of tables in that many spawned processes
+    (:mod:`evaluate.workers`; the agents are built again from their specs in
+    each); the numbers do not change.
     ``agents`` overrides the agents built from the specs (one per entrant, in
     process only).
     """
@@ -394,8 +461,7 @@ def run_tournament(config: TournamentConfig, workers: int = 1,
         blocks = min(tables, workers * 4)
         edges = np.linspace(0, tables, blocks + 1).astype(int)
         bounds = [(int(a), int(b)) for a, b in zip(edges[:-1], edges[1:]) if b > a]
-        with ProcessPoolExecutor(max_workers=min(workers, os.cpu_count() or 1),
-                                 initializer=_worker_init, initargs=(config,)) as pool:
+        with process_pool(workers, _worker_init, (config,)) as pool:
             parts = []
             for (a, b), part in zip(bounds, pool.map(_worker_play, bounds)):
                 parts.append(part)
