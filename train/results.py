@@ -18,7 +18,8 @@ then played again on the full ``--hands`` with the other candidates, so every
 EV in the table comes from ``--hands`` hands, and "vs best" is the paired
 difference on those deals with its 95% interval. The target is met when the
 learned EV is at least the best threshold's minus 0.005. Candidates run in
-``--workers`` processes. Writes ``results.md`` and ``results.json``.
+``--workers`` spawned processes (:mod:`evaluate.workers`). Writes ``results.md``
+and ``results.json``.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ import numpy as np
 
 from agents import make_agent
 from evaluate.ev import compare, paired_difference, ratio_estimate
+from evaluate.workers import process_pool
 from train.config import TrainConfig
 from train.pipeline import Run, new_run, open_run
 
@@ -149,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
         Run(run_dir, config, record).execute("all")
         run_dirs[seats] = run_dir
     started = time.perf_counter()
-    with ProcessPoolExecutor(args.workers) as pool:
+    with process_pool(args.workers) as pool:
         results = [evaluate_run(run_dirs[s], args.hands, args.screen_hands, pool)
                    for s in args.seats]
     text = markdown(results, args.hands, args.screen_hands)
