@@ -4,8 +4,9 @@ A run directory holds everything needed to understand and continue a run::
 
     RUN/
       config.toml        every hyperparameter (the resolved config)
-      run.json           command, seed, stage seeds, package versions, wall time,
-                         the models (paths relative to RUN)
+      run.json           command, seed, stage seeds, package versions, every start
+                         (its steps, wall time and how it ended), the models (paths
+                         relative to RUN)
       player/            stage: the player against the baseline banks
       bank/              stage: the bank against the baseline players
       selfplay/          round<k>-player/, round<k>-bank/, and the final player/, bank/
@@ -13,7 +14,9 @@ A run directory holds everything needed to understand and continue a run::
 
 ``sette train --resume RUN`` re-reads ``config.toml`` and ``run.json`` and runs
 the same command again: finished stages are skipped, an interrupted one goes
-on from its newest checkpoint (:func:`train.ppo.train_stage`).
+on from its newest checkpoint (:func:`train.ppo.train_stage`). A Ctrl-C
+saves a checkpoint where the stage stopped, records the start as
+interrupted and raises :class:`Interrupted`, which says where it stopped.
 
 **Self-play** alternates rounds: the player trains against a pool of frozen
 banks, then the bank against a pool of frozen players. Each pool always holds
@@ -26,6 +29,7 @@ on from the previous round's.
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 import sys
 import time
@@ -40,16 +44,30 @@ from evaluate.ev import Comparison, compare
 from evaluate.report import package_versions
 from train import config as cfg
 from train.config import TrainConfig
-from train.ppo import seeds_for, train_stage
+from train.ppo import latest_checkpoint, seeds_for, train_stage
 
 PACKAGES = ("sette-e-mezzo", "torch", "stable-baselines3", "sb3-contrib", "gymnasium",
             "pettingzoo", "numpy")
 RUN_FILE, CONFIG_FILE = "run.json", "config.toml"
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a run; ``str()`` says where, with the command that continues it."""
+
+    def __init__(self, run_dir: Path, where: str) -> None:
+        super().__init__(f"stopped {where}; continue with: sette train --resume "
+                         f"{shlex.quote(str(run_dir))}")
+        self.run_dir = run_dir
+
+
 def new_run(command: str, config: TrainConfig, run_dir: Path | None = None,
             base: Path = Path("runs")) -> Path:
-    """Create a run directory with its config and record; refuse to reuse a run."""
+    """Create a run directory with its config and record; refuse to reuse a run.
+
+    The config is validated first (:func:`train.config.validate`): a config
+    that fails leaves no directory behind.
+    """
+    cfg.validate(config, command)
     if run_dir is None:
         stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
         rules = Path(config.table.rules).stem
@@ -78,22 +96,12 @@ def open_run(run_dir: Path) -> tuple[str, TrainConfig, dict[str, Any]]:
                          f"{' and no '.join(missing)} (a run directory is made by sette train)")
     record = json.loads((run_dir / RUN_FILE).read_text(encoding="utf-8"))
     config = cfg.load(run_dir / CONFIG_FILE)
+    cfg.validate(config, record["command"],
+                 source=f"config file {str(run_dir / CONFIG_FILE)!r}")
     return record["command"], config, record
 
 
-def check_agents(config: TrainConfig) -> None:
-    """Build every agent the config names, so a bad spec fails before any training."""
-    rules = Rules.resolve(config.table.rules)
-    c = config
-    for specs in (c.player.opponents, c.player.table_players, c.bank.opponents,
-                  c.selfplay.banks, c.selfplay.players,
-                  [c.evaluate.bank_for_players, c.evaluate.player_for_banks]):
-        _agents(specs, rules)
-
-
 def _agents(specs: list[str], rules: Rules) -> dict[str, Any]:
-    if not specs:
-        raise ValueError("an opponent list is empty; name at least one agent spec")
     return {spec: make_agent(spec, rules=rules) for spec in specs}
 
 
@@ -106,6 +114,8 @@ class Run:
         self.record = record
         self.rules = Rules.resolve(config.table.rules)
         self.seeds = record["stage_seeds"]
+        self.stage = "before the first stage"  # where a Ctrl-C stops it (Interrupted)
+        self._stage_dir: Path | None = None
 
     def log(self, message: str) -> None:
         print(message, flush=True)
@@ -114,6 +124,7 @@ class Run:
     def player(self) -> Path:
         """The player against the baseline banks (``[player]``)."""
         c = self.config.player
+        self._enter("player", self.dir / "player")
         banks = _agents(c.opponents, self.rules)
         table_players = list(_agents(c.table_players, self.rules).values())
         self.log(f"player: against {', '.join(banks)} on {self.config.table.rules}, "
@@ -125,6 +136,7 @@ class Run:
     def bank(self) -> Path:
         """The bank against the baseline players (``[bank]``)."""
         c = self.config.bank
+        self._enter("bank", self.dir / "bank")
         players = _agents(c.opponents, self.rules)
         self.log(f"bank: against {', '.join(players)} on {self.config.table.rules}, "
                  f"{self.config.table.num_seats} seats, {c.timesteps} steps")
@@ -135,6 +147,7 @@ class Run:
     def selfplay(self, player: Path | None, bank: Path | None) -> tuple[Path, Path]:
         """Alternate rounds against bounded pools (``[selfplay]``); returns the final models."""
         c = self.config.selfplay
+        self._enter("while setting up self-play", None)
         banks = _agents(c.banks, self.rules)
         players = _agents(c.players, self.rules)
         bank_pool = PolicyPool(banks.values(), max_learned=c.pool_size)
@@ -148,11 +161,13 @@ class Run:
         root = self.dir / "selfplay"
         for k in range(1, c.rounds + 1):
             seed_p, seed_b = self.seeds[2 + 2 * (k - 1)], self.seeds[3 + 2 * (k - 1)]
+            self._enter(f"self-play round {k} player", root / f"round{k}-player")
             player = train_stage(root / f"round{k}-player", "player", self.config,
                                  {"bank": bank_pool, "players": player_pool},
                                  c.player_timesteps, seed_p, banks,
                                  next(iter(players.values())), init_from=player)
             player_pool.add(load_model(player))
+            self._enter(f"self-play round {k} bank", root / f"round{k}-bank")
             bank = train_stage(root / f"round{k}-bank", "bank", self.config,
                                {"players": player_pool}, c.bank_timesteps, seed_b, players,
                                next(iter(players.values())), init_from=bank)
@@ -166,31 +181,90 @@ class Run:
 
     # ------------------------------------------------------------- commands
     def execute(self, command: str) -> int:
-        """Run ``command`` (``all``, ``player``, ``bank``, ``selfplay``) to the end."""
+        """Run ``command`` (``all``, ``player``, ``bank``, ``selfplay``) to the end.
+
+        Every call is one *start* of the run, listed in ``run.json`` under
+        ``starts`` as it begins: when, the steps it trained (in every stage,
+        counted from the stages' checkpoints and models), its training and
+        total wall time, and its outcome (``running``, ``finished`` or
+        ``interrupted``). ``wall_s`` and ``total_s`` of the record add up
+        every start. A Ctrl-C raises :class:`Interrupted`.
+        """
         started = time.perf_counter()
-        models: dict[str, Path] = {}
-        if command in ("all", "player"):
-            models["player"] = self.player()
-        if command in ("all", "bank"):
-            models["bank"] = self.bank()
-        if command in ("all", "selfplay"):
-            sp_player, sp_bank = self.selfplay(models.get("player"), models.get("bank"))
-            models["selfplay player"], models["selfplay bank"] = sp_player, sp_bank
-        self.record["wall_s"] = round(time.perf_counter() - started, 1)
-        self.record["models"] = {k: str(Path(v).relative_to(self.dir)) for k, v in models.items()}
+        start: dict[str, Any] = {
+            "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            "outcome": "running", "steps": 0, "train_s": 0.0, "wall_s": 0.0}
+        self.record.setdefault("starts", []).append(start)
+        before = self._steps_done()
         self._write_record()
-        if command == "all":
-            self.report(models, self.config.evaluate.hands)
-            self.record["total_s"] = round(time.perf_counter() - started, 1)
+        models: dict[str, Path] = {}
+        trained: float | None = None  # seconds the stages took
+        try:
+            if command in ("all", "player"):
+                models["player"] = self.player()
+            if command in ("all", "bank"):
+                models["bank"] = self.bank()
+            if command in ("all", "selfplay"):
+                sp_player, sp_bank = self.selfplay(models.get("player"), models.get("bank"))
+                models["selfplay player"], models["selfplay bank"] = sp_player, sp_bank
+            trained = time.perf_counter() - started
+            self.record["models"] = {k: str(Path(v).relative_to(self.dir))
+                                     for k, v in models.items()}
+            if command == "all":
+                self._end_start(start, before, started, trained, "running")
+                self._write_record()
+                self._enter("in the closing comparison", None)
+                self.report(models, self.config.evaluate.hands)
+            self._end_start(start, before, started, trained, "finished")
             self._write_record()
-        self.log(f"run {self.dir}: {command} trained in {self.record['wall_s']:.0f}s "
-                 f"(this session); models: "
+        except KeyboardInterrupt:
+            spent = time.perf_counter() - started if trained is None else trained
+            self._end_start(start, before, started, spent, "interrupted")
+            start["stopped"] = self._where()
+            self._write_record()
+            raise Interrupted(self.dir, start["stopped"]) from None
+        self.log(f"run {self.dir}: {command} trained {start['steps']} steps in "
+                 f"{start['train_s']:.0f}s (this start); models: "
                  + ", ".join(f"{k} {v}" for k, v in models.items()))
         return 0
 
+    def _enter(self, stage: str, stage_dir: Path | None) -> None:
+        """Note the stage now running (a Ctrl-C names it)."""
+        self.stage, self._stage_dir = stage, stage_dir
+
+    def _where(self) -> str:
+        """Where the run is: the stage and its steps (saved ones named), or the phase."""
+        if self._stage_dir is None:
+            return self.stage
+        steps = _stage_steps(self._stage_dir)
+        found = latest_checkpoint(self._stage_dir)
+        saved = f" (saved: {found[0]})" if found is not None and found[1] == steps else ""
+        return f"in the {self.stage} stage at step {steps}{saved}"
+
+    def _stage_dirs(self) -> list[Path]:
+        rounds = self.config.selfplay.rounds
+        return [self.dir / "player", self.dir / "bank"] + [
+            self.dir / "selfplay" / f"round{k}-{role}"
+            for k in range(1, rounds + 1) for role in ("player", "bank")]
+
+    def _steps_done(self) -> dict[Path, int]:
+        return {folder: _stage_steps(folder) for folder in self._stage_dirs()}
+
+    def _end_start(self, start: dict[str, Any], before: dict[Path, int], started: float,
+                   train_s: float, outcome: str) -> None:
+        """Fill in this start (:meth:`execute`) and the record's totals."""
+        after = self._steps_done()
+        start.update(steps=sum(after[k] - before[k] for k in after), outcome=outcome,
+                     train_s=round(train_s, 1), wall_s=round(time.perf_counter() - started, 1))
+        starts = self.record["starts"]
+        self.record["wall_s"] = round(sum(s["train_s"] for s in starts), 1)
+        self.record["total_s"] = round(sum(s["wall_s"] for s in starts), 1)
+
     def _write_record(self) -> None:
-        (self.dir / RUN_FILE).write_text(json.dumps(self.record, indent=2) + "\n",
-                                         encoding="utf-8")
+        """Write ``run.json`` aside, then rename it (a Ctrl-C never leaves half a file)."""
+        partial = self.dir / f"partial-{RUN_FILE}"
+        partial.write_text(json.dumps(self.record, indent=2) + "\n", encoding="utf-8")
+        partial.replace(self.dir / RUN_FILE)
 
     def report(self, models: dict[str, Path], hands: int) -> str:
         """Each learned policy against the baselines; printed and saved (evaluation.md)."""
@@ -200,6 +274,15 @@ class Run:
                                                   encoding="utf-8")
         print(text, flush=True)
         return text
+
+
+def _stage_steps(stage_dir: Path) -> int:
+    """Steps a stage has trained: its model's (``stage.json``) or its newest checkpoint's."""
+    record = stage_dir / "stage.json"
+    if (stage_dir / MODEL_FILE).is_file() and record.is_file():
+        return int(json.loads(record.read_text(encoding="utf-8"))["timesteps"])
+    found = latest_checkpoint(stage_dir)
+    return 0 if found is None else found[1]
 
 
 def evaluation_table(config: TrainConfig, models: dict[str, Path], hands: int

@@ -6,15 +6,22 @@
 
 Options set the table (--rules, --seats), the seed, a TOML config file
 (--config; every hyperparameter, see train/config.py) and single overrides
-(--set ppo.n_epochs=4). Resuming takes everything from the run directory.
+(--set ppo.n_epochs=4). Every setting is checked before anything runs: a bad
+one is named in one line, and no run directory is made. Resuming takes
+everything from the run directory.
+
+Ctrl-C stops a run cleanly: the stage saves a checkpoint where it stopped,
+TensorBoard is flushed, one line says where it stopped and the --resume
+command that continues it, and the exit status is 130.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
-from envs.rules import Rules
+from envs.rules import MAX_SEATS, MIN_SEATS, SEATS_PER_DECK
 from train import config as cfg
 from train.config import COMMANDS
 
@@ -29,7 +36,9 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                    help="which part to train (default: all)")
     p.add_argument("--config", type=Path, help="TOML file of hyperparameters")
     p.add_argument("--rules", help="preset name or rules .toml file (table.rules)")
-    p.add_argument("--seats", type=int, help="number of seats, 2..8 (table.num_seats)")
+    p.add_argument("--seats", type=int, help=f"number of seats, {MIN_SEATS}..{MAX_SEATS} "
+                   f"(table.num_seats, default {cfg.TrainConfig().table.num_seats}; more than "
+                   f"{SEATS_PER_DECK} need decks >= 2)")
     p.add_argument("--seed", type=int, help="seed of the run (run.seed)")
     p.add_argument("--set", dest="overrides", action="append", default=[],
                    metavar="SECTION.KEY=VALUE", help="override one config key")
@@ -39,9 +48,23 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_train)
 
 
+INTERRUPTED = 130
+"""Exit status after Ctrl-C (128 + SIGINT), as shells report it."""
+
+
 def _train(args: argparse.Namespace) -> int:
+    try:
+        return _run(args)
+    except KeyboardInterrupt as stop:
+        # train.pipeline.Interrupted says where the run stopped and how to go on.
+        where = str(stop) or "stopped before the run directory was made"
+        print(f"sette train: {where}", file=sys.stderr, flush=True)
+        return INTERRUPTED
+
+
+def _run(args: argparse.Namespace) -> int:
     # torch and Stable-Baselines3 load only when training is asked for.
-    from train.pipeline import Run, check_agents, new_run, open_run
+    from train.pipeline import Run, new_run, open_run
 
     if args.resume is not None:
         given = [name for name in ("config", "rules", "seats", "seed", "run_dir")
@@ -51,7 +74,8 @@ def _train(args: argparse.Namespace) -> int:
                              + ", ".join(f"--{g.replace('_', '-')}" for g in given)
                              + (f" and '{args.what}'" if args.what != "all" else ""))
         command, config, record = open_run(args.resume)
-        print(f"resuming {args.resume} ({command})")
+        print(f"resuming {args.resume} ({command}, start {len(record.get('starts', [])) + 1})",
+              flush=True)
         return Run(args.resume, config, record).execute(command)
     config = cfg.load(args.config) if args.config else cfg.TrainConfig()
     overrides = list(args.overrides)
@@ -61,9 +85,7 @@ def _train(args: argparse.Namespace) -> int:
         if value is not None:
             overrides.append(f"{key}={value!r}" if isinstance(value, str) else f"{key}={value}")
     config = cfg.apply_overrides(config, overrides)
-    Rules.resolve(config.table.rules)  # an unknown preset or a bad file fails here, named
-    check_agents(config)
-    run_dir = new_run(args.what, config, args.run_dir)
+    run_dir = new_run(args.what, config, args.run_dir)  # validates the config first
     _command, config, record = open_run(run_dir)
-    print(f"run directory: {run_dir}")
+    print(f"run directory: {run_dir}", flush=True)
     return Run(run_dir, config, record).execute(args.what)
