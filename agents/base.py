@@ -19,6 +19,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from envs.observer import GLOBAL_SIZE, SEAT_BLOCK, SEAT_FIELDS, observation_slices
+from envs.rules import MAX_SEATS, MIN_SEATS
 
 
 @runtime_checkable
@@ -57,6 +58,16 @@ class Agent:
         return getattr(self, "spec", type(self).__name__)
 
 
+def observation_seats(size: int) -> int:
+    """The number of seats an observation of length ``size`` describes (``envs.observer``)."""
+    num_seats, rest = divmod(size - GLOBAL_SIZE, SEAT_BLOCK)
+    if rest or not MIN_SEATS <= num_seats <= MAX_SEATS:
+        raise ValueError(f"an observation of length {size} is not a sette e mezzo "
+                         f"observation ({GLOBAL_SIZE} + {SEAT_BLOCK} x seats for "
+                         f"{MIN_SEATS}..{MAX_SEATS} seats)")
+    return num_seats
+
+
 @lru_cache(maxsize=None)
 def _slices(num_seats: int) -> dict[str, slice]:
     return observation_slices(num_seats)
@@ -72,12 +83,7 @@ class ObservationReader:
     __slots__ = ("obs", "num_seats", "slices")
 
     def __init__(self, observation: np.ndarray) -> None:
-        size = len(observation)
-        num_seats, rest = divmod(size - GLOBAL_SIZE, SEAT_BLOCK)
-        if rest or not 2 <= num_seats <= 8:
-            raise ValueError(f"an observation of length {size} is not a sette e mezzo "
-                             f"observation ({GLOBAL_SIZE} + {SEAT_BLOCK} x seats for 2..8 "
-                             f"seats)")
+        num_seats = observation_seats(len(observation))
         self.obs = observation
         self.num_seats = num_seats
         self.slices = _slices(num_seats)

@@ -64,11 +64,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from agents.base import Agent
+from agents.base import Agent, observation_seats
 from envs import actions as A
 from envs.cards import HALF_POINTS, NUM_RANKS, SEVEN_AND_HALF
 from envs.engine import AUCTION, BANK, BET, DECLARED, SELL, SIDE_BET, STOOD, TRANSFER
-from envs.observer import GLOBAL_SIZE, SEAT_BLOCK, observation_slices
+from envs.observer import observation_slices
 from envs.rules import Rules
 
 BUST = SEVEN_AND_HALF + 1
@@ -145,11 +145,7 @@ class _Indices:
 
 @lru_cache(maxsize=None)
 def _indices(size: int) -> _Indices:
-    num_seats, rest = divmod(size - GLOBAL_SIZE, SEAT_BLOCK)
-    if rest or not 2 <= num_seats <= 8:
-        raise ValueError(f"an observation of length {size} is not a sette e mezzo "
-                         f"observation ({GLOBAL_SIZE} + {SEAT_BLOCK} x seats for 2..8 seats)")
-    return _Indices(num_seats)
+    return _Indices(observation_seats(size))
 
 
 class _View:

@@ -31,7 +31,8 @@ index        name                    meaning
                                      bank (§5 ``first_bank = "auction"``)
 …            ``side_bet_<o>_<k>``    §6 side bet of k x ``min_bet`` on the hand of
                                      the seat ``o`` places after the bettor
-                                     (o = 1..7; offsets past the table are masked)
+                                     (o = 1..``MAX_OFFSET``; offsets past the
+                                     table are masked)
 ===========  ======================  ==============================================
 
 Actions a preset does not use are always masked out.
@@ -65,7 +66,10 @@ CORE_ACTIONS = (
 )
 
 MAX_OFFSET: Final = 7
-"""Side bets name the target by its place after the bettor: 1..7 (8 seats at most)."""
+"""Side bets name the target by its place after the bettor, 1..7: every other seat of a
+table of up to 8. At a larger table (``envs.rules.MAX_SEATS``) a player backs one of the 7
+hands after its own, never one further round: the layout is the same for every table size,
+so a policy moves between sizes and no index is renumbered (``envs.rules``, side bets)."""
 
 
 class ActionLayout:

@@ -61,7 +61,7 @@ from envs.cards import (DECK_SIZE, HALF_POINTS, NUM_RANKS, SEVEN_AND_HALF, card_
                         parse_cards, set_state)
 from envs.hands import (BUST, DECLARED, FUSILAR, MORT, NONE, PAIR_OF_SEVENS, PLAYING,
                         SECRET, STATUS_NAMES, STOOD, TRIPLE, WAITING, Hand)
-from envs.rules import Rules
+from envs.rules import MAX_SEATS, MIN_SEATS, Rules
 
 __all__ = ["Engine", "Hand", "IllegalActionError", "replay", "PHASE_NAMES", "STATUS_NAMES",
            "BET", "PLAY", "BANK", "TRANSFER", "OVER", "AUCTION", "SIDE_BET", "SELL",
@@ -78,9 +78,6 @@ AUCTION: Final = 5
 SIDE_BET: Final = 6
 SELL: Final = 7
 PHASE_NAMES = ("bet", "play", "bank", "transfer", "over", "auction", "side_bet", "sell")
-
-MIN_SEATS: Final = 2
-MAX_SEATS: Final = 8
 
 _FOUR_RANK: Final = 3
 _THREE_RANK: Final = 2
@@ -144,22 +141,20 @@ class Engine:
 
     def __init__(self, rules: Rules | str | Any = None, num_seats: object = 4,
                  max_hands: object = 10) -> None:
-        """``num_seats``: an int in 2..8; ``max_hands``: a positive int or None.
+        """``num_seats``: an int the rules' shoe seats (:meth:`Rules.check_seats`);
+        ``max_hands``: a positive int or None.
 
         Parameters checked here are typed ``object``: the compiled core
         (:mod:`envs._native`) enforces annotations on entry, and a wrong
         value must reach the check that names it.
         """
-        self.rules = Rules.resolve(rules)
-        self._switches = RuleSwitches(self.rules)
-        if isinstance(num_seats, bool) or not isinstance(num_seats, int) or not (
-                MIN_SEATS <= num_seats <= MAX_SEATS):
-            raise ValueError(f"num_seats={num_seats!r} is out of range; allowed: "
-                             f"{MIN_SEATS}..{MAX_SEATS}")
+        self.rules = resolved = Rules.resolve(rules)
+        self._switches = RuleSwitches(resolved)
+        seats: int = resolved.check_seats(num_seats)  # larger tables need more decks
         if max_hands is not None and (isinstance(max_hands, bool)
                                       or not isinstance(max_hands, int) or max_hands < 1):
             raise ValueError(f"max_hands={max_hands!r} must be a positive integer or None")
-        self.num_seats: int = num_seats
+        self.num_seats: int = seats
         self.max_hands: int | None = max_hands
         self.layout = ActionLayout(self._switches.bet_ladder)
         self.wild = -1 if self._switches.wild_card == "none" else parse_card(self._switches.wild_card)
@@ -490,6 +485,8 @@ class Engine:
             if target == seat:
                 continue
             offset = (target - seat) % self.num_seats
+            if offset > A.MAX_OFFSET:
+                continue  # the layout names the nearest seats only (envs.rules, side bets)
             legal.extend(self.layout.side_bet(offset, k) for k in r.bet_ladder
                          if k * r.min_bet <= cap)
         return sorted(legal)

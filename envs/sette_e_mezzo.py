@@ -8,7 +8,7 @@
 | Parallel API       | No                                                    |
 | Manual control     | No                                                    |
 | Agents             | `agents= ['player_0', ..., 'player_{n-1}']`           |
-| Agents             | 2–8                                                   |
+| Agents             | 2–16 (more than 8 need `decks` >= 2)                  |
 | Action shape       | (1,)                                                  |
 | Action values      | Discrete(14 + 10 x len(bet_ladder)) (54 by default)   |
 | Observation shape  | (32 + 29 x num_seats,)                                |
@@ -78,8 +78,8 @@ seat; `"chips"`: the starting stacks. Unknown option keys are warned about.
 
 ## Arguments
 `rules` (preset name, `.toml` path, mapping or `Rules`; default `"catalan"`),
-`num_seats` (2–8, default 4), `max_hands` (default 10; `None` for no limit),
-`render_mode` (`"ansi"` or `"human"`).
+`num_seats` (2–16, default 4; more than 8 need `decks` >= 2), `max_hands`
+(default 10; `None` for no limit), `render_mode` (`"ansi"` or `"human"`).
 
 ## Version history
 * v0: first release.

@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any, Callable
 
-from envs.rules import PRESETS
+from envs.rules import MAX_SEATS, MIN_SEATS, PRESETS, SEATS_PER_DECK
 from evaluate.tournament import (Progress, TournamentConfig, group_entrants, parse_entrant,
                                  run_tournament, unique_labels)
 
@@ -61,7 +61,9 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--group", nargs="+", action="append", default=[], metavar="NAME SPEC",
                    help="NAME then the specs of one method's training seeds")
     p.add_argument("--rules", default="catalan", help="preset name or rules .toml file")
-    p.add_argument("--seats", type=int, default=4, help="number of seats, 2..8 (default 4)")
+    p.add_argument("--seats", type=int, default=4,
+                   help=f"number of seats, {MIN_SEATS}..{MAX_SEATS} (more than {SEATS_PER_DECK} "
+                        f"need decks >= 2; default 4)")
     p.add_argument("--hands", type=_positive, default=2000,
                    help="hands dealt per arrangement (default 2000)")
     p.add_argument("--table-hands", type=_positive, default=10,
@@ -168,8 +170,8 @@ def _variants(args: argparse.Namespace) -> int:
     from evaluate.variants import LearnedPlay, variant_data, variant_markdown, variant_table
 
     for n in args.seats:
-        if not 2 <= n <= 8:
-            raise ValueError(f"--seats {n} is out of range; allowed: 2..8")
+        if not MIN_SEATS <= n <= MAX_SEATS:  # each preset's shoe is checked at its table
+            raise ValueError(f"--seats {n} is out of range; allowed: {MIN_SEATS}..{MAX_SEATS}")
     learned = []
     for path in args.run:
         run = read_run(path)

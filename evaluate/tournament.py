@@ -1,4 +1,4 @@
-"""Tournaments: any agents, any rules, 2–8 seats, every agent in every seat.
+"""Tournaments: any agents, any rules, any table size, every agent in every seat.
 
 A tournament deals ``tables`` seeded tables of ``table_hands`` hands each
 (the shoe, the jackpot and the chip stacks carry over inside a table, as at a
@@ -50,7 +50,7 @@ import numpy as np
 from agents import AGENT_SPECS, Agent, make_agent
 from agents.base import ObservationReader
 from agents.learned import MODEL_FILE, model_path
-from envs.engine import MAX_SEATS, MIN_SEATS, Engine
+from envs.engine import Engine
 from envs.observer import Observer
 from envs.rules import Rules
 from envs.single_seat import fixed_bank_rules
@@ -253,7 +253,7 @@ class TournamentConfig:
 
     entrants: tuple[Entrant, ...]
     rules: str | Rules = "catalan"          # preset name, rules file or Rules
-    num_seats: int = 4                      # 2..8
+    num_seats: int = 4                      # as many as the rules' shoe serves
     hands: int = 1000                       # hands dealt per arrangement (rounded up to tables)
     seed: int = 0                           # seeds every table's shoe and every agent
     table_hands: int = 10                   # hands per table: shoe, jackpot, stacks carry over
@@ -262,9 +262,7 @@ class TournamentConfig:
     def __post_init__(self) -> None:
         if not self.entrants:
             raise ValueError("a tournament needs at least one agent")
-        n = self.num_seats
-        if isinstance(n, bool) or not isinstance(n, int) or not MIN_SEATS <= n <= MAX_SEATS:
-            raise ValueError(f"seats={n!r} is out of range; allowed: {MIN_SEATS}..{MAX_SEATS}")
+        self.resolved_rules().check_seats(self.num_seats)  # the seats its shoe serves
         for name in ("hands", "table_hands"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
