@@ -20,9 +20,10 @@ A hand, as RULES.md §4 describes it:
    ``stand`` (and ``reveal_hit``, ``raise_<k>``, ``double``, ``split``
    where the rules allow). Face-down cards follow ``hidden_cards`` (§4.3).
    Over 7½ the hand busts, is shown, and the stake goes to the bank at once
-   (§4.4). Exactly 7½ ends the turn (§4.5) and, with
-   ``declare_seven_and_half``, shows the hand. Split hands are played one
-   after the other.
+   (§4.4). Exactly 7½ ends the turn (§4.5): with
+   ``declare_seven_and_half`` the hand is shown at once; without it the
+   player is left only ``stand``, so it looks like any stand (§8.7). Split
+   hands are played one after the other.
 5. **Bank's turn** (§4.6): the bank turns its card up and hits or stands,
    seeing only face-up cards. It has no decision when every player busted.
    It may not stand below 7½ against a declared 7½ (with
@@ -106,6 +107,7 @@ class RuleSwitches:
         self.min_bet: int = rules.min_bet
         self.max_bet: int = rules.max_bet
         self.bet_ladder: tuple[int, ...] = tuple(rules.bet_ladder)
+        self.smallest_stake: int = rules.smallest_stake  # RULES.md §8.9
         self.bet_timing: str = rules.bet_timing
         self.bet_raise: bool = rules.bet_raise
         self.reshuffle: str = rules.reshuffle
@@ -394,19 +396,32 @@ class Engine:
             return [A.PASS, A.SELL_BANK]
         return []
 
-    def _stake_range(self) -> tuple[int, int]:
-        """Smallest and largest stake the acting seat may put on the hand being bet on."""
+    def _stakes(self, start: int, low: int, high: int) -> list[int]:
+        """The ladder's stakes of ``low`` to ``high`` chips, as actions counted from ``start``.
+
+        RULES.md §8.9: the stakes on offer are the bet ladder's steps (in
+        chips); every bet, raise, split stake and side bet is one of them, so
+        a choice is offered only when this list is not empty.
+        """
         r = self._switches
-        low = r.min_bet
-        if self.bet_purpose == "split" and r.split_rule == "two_figures_unlimited":
-            low = self.hands[self.actor][self.hand_index - 1].bet
-        return low, min(r.max_bet, self.chips[self.actor])
+        return [start + i for i, k in enumerate(r.bet_ladder) if low <= k * r.min_bet <= high]
+
+    def _split_floor(self, hand: Hand) -> int:
+        """Smallest second stake when ``hand`` is split (RULES.md §6, §8.9).
+
+        ``two_figures_unlimited`` (PAG): at least the hand's stake, a raise
+        included; ``abrirse``: any stake on offer.
+        """
+        r = self._switches
+        return hand.bet if r.split_rule == "two_figures_unlimited" else r.smallest_stake
 
     def _legal_bet(self) -> list[int]:
         r = self._switches
-        low, high = self._stake_range()
-        start = self.layout.bet_start
-        legal = [start + i for i, k in enumerate(r.bet_ladder) if low <= k * r.min_bet <= high]
+        seat = self.actor
+        low = r.smallest_stake
+        if self.bet_purpose == "split":
+            low = self._split_floor(self.hands[seat][self.hand_index - 1])
+        legal = self._stakes(self.layout.bet_start, low, min(r.max_bet, self.chips[seat]))
         if self.bet_purpose == "turn":
             hand = self.hands[self.actor][0]
             if len(hand.cards) == 1 and hand.special == NONE:
@@ -424,6 +439,8 @@ class Engine:
         hand = self.hands[seat][self.hand_index]
         if hand.special == SECRET:
             return [A.STAND]  # RULES.md §6 secret_three: "can only stand"
+        if hand.total == SEVEN_AND_HALF:
+            return [A.STAND]  # RULES.md §4.5 the turn ends, undeclared: as a stand (§8.7)
         can_draw = self._can_draw()
         initial = self.hand_index == 0 and len(hand.cards) == 1 and hand.special == NONE
         initial_seven = initial and hand.cards[0] % NUM_RANKS == _SEVEN_RANK
@@ -451,12 +468,16 @@ class Engine:
             legal.append(A.CHANGE_FOUR)
         if r.bet_raise and not self.raised:
             room = min(r.max_bet - hand.bet, self.chips[seat])
-            start = self.layout.raise_start
-            legal.extend(start + i for i, k in enumerate(r.bet_ladder) if k * r.min_bet <= room)
+            legal.extend(self._stakes(self.layout.raise_start, 1, room))
         return legal
 
     def _can_split(self, hand: Hand) -> bool:
-        """RULES.md §6 split: which hands may become two, by ``split_rule``."""
+        """RULES.md §6 split: which hands may become two, by ``split_rule``.
+
+        RULES.md §8.9: only when the second stake can be placed — equal to
+        the first (``two_figures_once``, staked at once), or a stake on offer
+        from :meth:`_split_floor` up to ``max_bet`` and the chips held.
+        """
         rule = self._switches.split_rule
         if rule == "none" or hand.special != NONE or hand.doubled:
             return False
@@ -467,18 +488,21 @@ class Engine:
         if rule == "abrirse":
             limit = _abrirse_limit(len(self.order))
             values = {HALF_POINTS[c] for c in cards}
-            return (len(cards) in (2, 3) and len(values) == 1 and opened < limit
-                    and chips >= self._switches.min_bet)
-        if len(cards) != 2 or not (is_figure(cards[0]) and is_figure(cards[1])):
+            if not (len(cards) in (2, 3) and len(values) == 1 and opened < limit):
+                return False
+        elif len(cards) != 2 or not (is_figure(cards[0]) and is_figure(cards[1])):
             return False
-        if rule == "two_figures_once":
+        elif rule == "two_figures_once":
             return opened == 0 and chips >= hand.bet
-        return chips >= hand.bet  # two_figures_unlimited: second stake at least the first
+        high = min(self._switches.max_bet, chips)
+        return bool(self._stakes(0, self._split_floor(hand), high))
 
     def _legal_side_bets(self) -> list[int]:
         r = self._switches
         seat = self.actor
-        own_stake_to_come = r.min_bet if r.bet_timing == "on_turn" else 0
+        # RULES.md §8.9: with bets on the turn the bettor keeps the smallest stake for its
+        # own hand, which it has yet to bet on.
+        own_stake_to_come = r.smallest_stake if r.bet_timing == "on_turn" else 0
         cap = min(r.max_bet, self.chips[seat] - own_stake_to_come)
         legal = [A.PASS]
         for target in self.order:
@@ -514,7 +538,7 @@ class Engine:
             self._shuffle_all()
         self.hand_start_chips = list(self.chips)
         self.refused[self.bank] = False  # a refusal counts until the seat next holds the bank
-        need = r.min_bet + r.jackpot_ante
+        need = self._seat_need()
         self.order = [s for s in ((self.bank + i) % n for i in range(1, n)) if self.chips[s] >= need]
         self.bank_streak += 1
         self.current = [0] * n
@@ -692,26 +716,25 @@ class Engine:
         self._after_card(hand)
 
     def _after_card(self, hand: Hand) -> bool:
-        """Bust, 7½ and the special two-card hands end the hand in play (True if ended)."""
-        r = self._switches
-        if len(hand.cards) == 2 and hand.special == NONE:
-            if r.pair_of_sevens and hand.is_pair_of_sevens:
+        """Bust, a declared 7½ and a pair of sevens end the hand in play (True if ended)."""
+        if hand.special == NONE:
+            form = self._form(hand)
+            if form == PAIR_OF_SEVENS:
                 hand.special = PAIR_OF_SEVENS  # RULES.md §4.8: shown once made
                 self._reveal(hand)
                 self._log("special", hand.seat, "pair_of_sevens", hand.index)
                 self._set_status(hand, STOOD)
                 self._next_hand()
                 return True
-            if r.triple and hand.wilds == 1 and any(
-                    c != self.wild and c % NUM_RANKS == _SEVEN_RANK for c in hand.cards):
+            if form == TRIPLE:
                 hand.special = TRIPLE  # RULES.md §4.8 (ITA triplè)
                 self._log("special", hand.seat, "triple", hand.index)
         if hand.total > SEVEN_AND_HALF:
             self._bust(hand)
             self._next_hand()
             return True
-        if hand.total == SEVEN_AND_HALF:
-            self._seven_and_half(hand)
+        if hand.total == SEVEN_AND_HALF and self._switches.declare_seven_and_half:
+            self._declare(hand)
             self._next_hand()
             return True
         return False
@@ -720,6 +743,8 @@ class Engine:
         """RULES.md §6 split: the last card starts a new hand with its own stake."""
         r = self._switches
         seat = self.actor
+        if r.split_rule == "abrirse":
+            self._reveal(hand)  # RULES.md §8.5: the opened cards are exposed (ESP)
         card, up, unseen = hand.remove_last(self.wild)
         hand.splits += 1
         new = Hand(seat, index=self.hand_index + 1)
@@ -770,10 +795,16 @@ class Engine:
         self._give(hand, False)
 
     def _hit_face_up(self, hand: Hand) -> bool:
-        """Face of a card drawn by ``hit`` (RULES.md §4.3 ``hidden_cards``)."""
-        if self._switches.hidden_cards == "alternate":
-            return hand.hidden_count > 0
-        return True
+        """Face of a card drawn by ``hit`` (RULES.md §4.3 ``hidden_cards``).
+
+        ``first_only``: face up. ``alternate``, and ``player_choice`` by
+        RULES.md §8.6: face up while the hand holds a face-down card, else
+        face down (after a split or an abrirse, say), so a hand keeps at most
+        one face-down card and may have one.
+        """
+        if self._switches.hidden_cards == "first_only":
+            return True
+        return hand.hidden_count > 0
 
     def _bust(self, hand: Hand) -> None:
         """RULES.md §4.4: the hand is shown; its stake and side bets go to the bank at once."""
@@ -784,13 +815,15 @@ class Engine:
         hand.settled = True
         self._log("bust", hand.seat, hand.total, lost)
 
-    def _seven_and_half(self, hand: Hand) -> None:
-        """RULES.md §4.5: 7½ ends the turn; with declare_seven_and_half it is shown."""
-        if self._switches.declare_seven_and_half:
-            self._set_status(hand, DECLARED)
-            self._reveal(hand)
-        else:
-            self._set_status(hand, STOOD)
+    def _declare(self, hand: Hand) -> None:
+        """RULES.md §4.5: with ``declare_seven_and_half`` a 7½ is shown and ends the turn.
+
+        Without the switch a 7½ ends the turn through the player's own
+        ``stand``, the one action it is left (:meth:`_legal_play`), so that it
+        looks exactly like any other stand to everyone else (RULES.md §8.7).
+        """
+        self._set_status(hand, DECLARED)
+        self._reveal(hand)
 
     def _begin_bank_turn(self) -> None:
         """RULES.md §4.6: the bank turns its cards up; it plays if anyone is left."""
@@ -832,8 +865,43 @@ class Engine:
             return r.natural_pays
         return 1
 
+    def _form(self, hand: Hand) -> int:
+        """The special form of ``hand``'s cards: ``PAIR_OF_SEVENS``, ``TRIPLE`` or ``NONE``.
+
+        RULES.md §4.8 (exactly two 7s; ITA triplè, a 7 and the matta as two
+        cards) and §8.4: the form comes from the cards alone, whatever route
+        built the hand — a Mort, a fusilar or a secret three included.
+        """
+        r = self._switches
+        cards = hand.cards
+        if len(cards) != 2:
+            return NONE
+        if r.pair_of_sevens and hand.is_pair_of_sevens:
+            return PAIR_OF_SEVENS
+        if r.triple and hand.wilds == 1 and any(
+                c != self.wild and c % NUM_RANKS == _SEVEN_RANK for c in cards):
+            return TRIPLE
+        return NONE
+
     def _player_wins(self, hand: Hand) -> int:
-        """0 if the bank wins, else the payout multiple (RULES.md §4.7, §4.8, §6)."""
+        """0 if the bank wins, else the payout multiple (RULES.md §4.7, §4.8, §6).
+
+        RULES.md §8.4: a pair of sevens or a triplè counts from the cards
+        alone (:meth:`_form`), also when a Mort, a fusilar or a secret three
+        made it; where its payout and the route's both apply, the higher is paid.
+        """
+        bank_pair = self.bank_hand.special == PAIR_OF_SEVENS
+        form = self._form(hand)
+        if form == TRIPLE:
+            by_form = 3  # beats every bank hand
+        elif form == PAIR_OF_SEVENS:
+            by_form = 0 if bank_pair else 3  # equal hands: the bank wins
+        else:
+            by_form = 0
+        return max(by_form, self._route_wins(hand))
+
+    def _route_wins(self, hand: Hand) -> int:
+        """The payout multiple by the hand's route and total, its form aside (0: the bank wins)."""
         bank = self.bank_hand
         bank_total = bank.total
         special = hand.special
@@ -843,13 +911,7 @@ class Engine:
                 and not bank_pair else 0
         if special == MORT and hand.total != SEVEN_AND_HALF:
             return 0
-        if hand.busted:
-            return 0
-        if special == TRIPLE:
-            return 3  # beats every bank hand
-        if special == PAIR_OF_SEVENS:
-            return 0 if bank_pair else 3  # equal hands: the bank wins
-        if bank_pair:
+        if hand.busted or bank_pair:
             return 0
         if bank.busted:
             return self._payout_multiple(hand)
@@ -914,23 +976,31 @@ class Engine:
 
     # ---------------------------------------------------------- bank transfer
     def _transfer_candidates(self) -> list[int]:
-        """Players who may or must take the bank after this hand, in turn order (RULES.md §5)."""
+        """Players who may or must take the bank after this hand, in turn order (RULES.md §5).
+
+        * §4.8, §8.4: a pair of sevens or a triplè, read from the cards
+          alone, takes the bank;
+        * §8.1: a 7½ (a natural with ``natural_only``) passes the bank only
+          if it won the hand — §8.3: a fusilar that is 7½ and wins too, at
+          its place in turn order;
+        * §8.8: a seat that could not hold the bank next hand is passed over.
+        """
         kind = self._switches.bank_transfer
         if kind == "none":
             return []
-        bank_seven = self.bank_hand.total == SEVEN_AND_HALF
         out = []
         for s in self.order:
+            if not self._can_bank(s):
+                continue
             for h in self.hands[s]:
-                if h.special in (PAIR_OF_SEVENS, TRIPLE):
-                    qualifies = True  # §4.8: these hands take the bank
-                elif h.busted or h.special == FUSILAR or (
-                        h.special == MORT and h.total != SEVEN_AND_HALF):
+                if self._form(h) != NONE:
+                    qualifies = True
+                elif not self._player_wins(h):
                     qualifies = False
                 elif kind == "natural_only":
                     qualifies = h.is_natural
                 else:
-                    qualifies = h.total == SEVEN_AND_HALF and not bank_seven
+                    qualifies = h.total == SEVEN_AND_HALF
                 if qualifies:
                     out.append(s)
                     break
@@ -943,9 +1013,10 @@ class Engine:
     def _transfer_reason(self, seat: int) -> str:
         """Why ``seat`` takes the bank after this hand, for the event log."""
         for hand in self.hands[seat]:
-            if hand.special == PAIR_OF_SEVENS:
+            form = self._form(hand)
+            if form == PAIR_OF_SEVENS:
                 return "pair_of_sevens"
-            if hand.special == TRIPLE:
+            if form == TRIPLE:
                 return "triple"
         return "natural" if self._switches.bank_transfer == "natural_only" else "seven_and_half"
 
@@ -957,6 +1028,8 @@ class Engine:
             self._after_transfer(None)
         elif kind in ("mandatory", "natural_only"):
             self._after_transfer(candidates[0])
+        elif self._last_hand():
+            self._after_transfer(None)  # RULES.md §8.8: no offer or claim on the last hand
         elif kind == "right":
             self.transfer_queue = candidates[:1]
             self._ask_transfer()
@@ -1025,9 +1098,13 @@ class Engine:
             self.bank = new_bank
             self.bank_streak = 0
         elif self._switches.max_bank_hands and self.bank_streak >= self._switches.max_bank_hands:
-            self.bank = (self.bank + 1) % self.num_seats
-            self.bank_streak = 0
-            self._log("bank", self.bank, "max_bank_hands")
+            # RULES.md §8.2: the next seat in turn order able to cover takes the bank; if
+            # no other seat can, the holder keeps it and its streak goes on counting.
+            successor = self._next_bank_seat(self.bank + 1)
+            if successor is not None and successor != self.bank:
+                self.bank = successor
+                self.bank_streak = 0
+                self._log("bank", successor, "max_bank_hands")
         if self.max_hands is not None and self.hands_played >= self.max_hands:
             self._finish_episode()
             return
@@ -1036,10 +1113,15 @@ class Engine:
             return
         self._start_hand()
 
+    def _seat_need(self) -> int:
+        """Chips a player needs to be dealt in: the smallest stake and the ante (RULES.md §8.9)."""
+        r = self._switches
+        return r.smallest_stake + r.jackpot_ante
+
     def _can_bank(self, seat: int) -> bool:
         """Whether ``seat`` may hold the bank for the next hand (RULES.md §5)."""
         r = self._switches
-        need = r.min_bet + r.jackpot_ante
+        need = self._seat_need()
         players = sum(1 for s in range(self.num_seats) if s != seat and self.chips[s] >= need)
         if players == 0:
             return False

@@ -34,7 +34,7 @@ def test_mort_accepted_seven_and_half_is_a_natural_paid_two_with_the_jackpot():
     """RULES.md §6 mort (CAT): accepting on an initial 7 announces the 7 (face up) and gives
     one face-down card nobody sees until settlement; 7 + figure counts as a natural: paid 2
     (§4.8) and it takes the jackpot (§4.9) also when the bank busts."""
-    e = start(HOUSE, 2, "7o 5c Sb 4e", bank=0)
+    e = start(HOUSE, 2, "7o 5c Sb 4e", bank=0, max_hands=2)
     play(e, ["1:bet_1"])
     assert e.chips == [1000, 989] and e.jackpot == 1
     assert (e.phase, e.actor, legal_names(e)) == (PLAY, 1, ["mort", "decline"])
@@ -151,7 +151,7 @@ def test_secret_three_two_secret_cards_only_stand_natural_pays_two_bust_loses():
     secret cards nobody sees (the owner neither) until the bank has finished; with that hand
     the player can only stand. A secret 7 + figure is a natural (paid 2, takes the jackpot);
     a secret bust loses even against a busted bank (§4.4)."""
-    e = start(HOUSE, 3, "3o 7c Sb 3c 6c 5b 2o 6e", bank=0)
+    e = start(HOUSE, 3, "3o 7c Sb 3c 6c 5b 2o 6e", bank=0, max_hands=2)
     play(e, ["1:bet_1", "2:bet_1"])
     p1, p2 = hand_of(e, 1), hand_of(e, 2)
     assert (p1.special, p2.special) == (SECRET, SECRET)
@@ -194,7 +194,9 @@ def test_split_two_figures_once_equal_stake_hands_in_turn_settled_separately():
     assert seat_view(e, 0, 1, "hands")[0] == 2
     assert seat_view(e, 1, 1, "hands")[0] == 2
     assert seat_view(e, 0, 1, "bet")[0] == np.float32(20 / 100)
-    play(e, ["1:hit"])                                 # ½ + 7: natural, the first hand ends
+    play(e, ["1:hit"])                                 # ½ + 7: natural, only stand is left
+    assert legal_names(e) == ["stand"]
+    play(e, ["1:stand"])
     assert e.hands[1][0].status == STOOD and e.hands[1][0].is_natural
     assert (e.phase, e.actor, e.hand_index) == (PLAY, 1, 1)
     play(e, ["1:hit"])                                 # Rb + Cb: two figures again
@@ -213,11 +215,11 @@ def test_jackpot_goes_to_the_first_natural_in_turn_order_a_mort_included():
     """RULES.md §4.9: with several naturals the first in turn order takes the pot; a Mort that
     ends in 7½ counts as a natural (§6). Both naturals are paid 2 (§4.8)."""
     # bank 2: turn order 3, 0, 1.
-    e = start(HOUSE, 4, "7o 7c 5e 6b Sb Sc", bank=2)
+    e = start(HOUSE, 4, "7o 7c 5e 6b Sb Sc", bank=2, max_hands=2)
     assert e.order == [3, 0, 1]
     play(e, ["3:bet_1", "0:bet_1", "1:bet_1"])
     assert e.jackpot == 3
-    play(e, ["3:mort", "0:decline", "0:hit", "1:stand", "2:stand"])
+    play(e, ["3:mort", "0:decline", "0:hit", "0:stand", "1:stand", "2:stand"])
     assert hand_of(e, 0).is_natural and hand_of(e, 3).special == MORT
     assert events(e, "win") == [(3, 20, 20), (0, 20, 20)]
     assert events(e, "lose") == [(1, 10)]

@@ -87,15 +87,15 @@ def test_matta_with_a_figure_is_a_natural_paid_two_and_shown():
 
 def test_natural_beats_a_multicard_bank_seven_and_half_paid_two():
     """RULES.md §4.7 natural_beats_bank_multicard = double (PAG Italian): a player's natural
-    beats a bank 7½ of three or more cards and is paid 2; other hands lose to it. §5: no
-    transfer when the bank made 7½."""
+    beats a bank 7½ of three or more cards and is paid 2; other hands lose to it. §8.1: the
+    natural won the hand, so it takes the bank (mandatory) though the bank made 7½."""
     e = start(PIT, 3, "7o 5c 5b So 2c 2b Sb", bank=0)
     play(e, ["1:bet_1", "2:bet_1", "1:hit", "2:hit", "2:stand"])   # natural; 7
     play(e, ["0:hit", "0:hit"])                       # bank 5 + 2 + ½
     assert bank_cards(e) == ["5b", "2b", "Sb"]
     assert events(e, "win") == [(1, 20, 20)] and events(e, "lose") == [(2, 10)]
     assert e.chips == [990, 1020, 990] and e.jackpot == 0
-    assert events(e, "bank") == [] and e.bank == 0
+    assert events(e, "bank") == [(1, "seven_and_half")] and e.bank == 1
 
 
 def test_natural_loses_to_a_bank_natural_which_collects_only_once():
@@ -148,8 +148,9 @@ def test_bank_pair_of_sevens_collects_once_and_wins_the_tie_with_a_player_pair()
 def test_pagat_spanish_split_two_figures_unlimited_second_stake_at_least_the_first():
     """RULES.md §6 split = two_figures_unlimited (PAG Spanish): two figures may be split any
     number of times, each new stake at least the first; §4.3 player_choice: revealing before a
-    hit brings the new card face down (the split card keeps its face). Hands are played one
-    after the other and settled separately; every win 1:1 (pagat)."""
+    hit brings the new card face down (the split card keeps its face), and §8.6 a hit to a
+    hand with no face-down card comes face down. Hands are played one after the other and
+    settled separately; every win 1:1 (pagat)."""
     e = start(PSP, 2, "Sc 5b Rb Cb 7o 6o 2c", bank=0)
     play(e, ["1:bet_2", "1:reveal_hit"])              # Sc up, Rb down
     assert faces(hand_of(e, 1)) == ["Sc", "(Rb)"]
@@ -158,6 +159,7 @@ def test_pagat_spanish_split_two_figures_unlimited_second_stake_at_least_the_fir
     play(e, ["1:bet_5"])
     assert [faces(h) for h in e.hands[1]] == [["Sc"], ["(Rb)"]]
     play(e, ["1:hit"])                                # Sc + Cb: split again
+    assert faces(e.hands[1][0]) == ["Sc", "(Cb)"]     # §8.6: Sc is up, so Cb comes down
     assert "split" in legal_names(e)
     play(e, ["1:split"])
     assert legal_names(e) == ["bet_2", "bet_5", "bet_10"]
@@ -165,8 +167,9 @@ def test_pagat_spanish_split_two_figures_unlimited_second_stake_at_least_the_fir
     assert seat_view(e, 0, 1, "hands")[0] == 3
     play(e, ["1:hit"])                                # Sc + 7o: natural, declared
     assert e.hands[1][0].status == DECLARED
-    assert "reveal_hit" not in legal_names(e)         # Cb is face up
+    assert "reveal_hit" in legal_names(e)             # Cb is face down
     play(e, ["1:hit", "1:stand"])                     # Cb + 6o = 6½
+    assert faces(e.hands[1][1]) == ["(Cb)", "6o"]
     play(e, ["1:reveal_hit", "1:stand"])              # Rb + 2c = 2½
     assert faces(e.hands[1][2]) == ["Rb", "(2c)"]
     assert [cards(h) for h in e.hands[1]] == [["Sc", "7o"], ["Cb", "6o"], ["Rb", "2c"]]
@@ -205,17 +208,17 @@ def test_triple_seven_and_matta_pays_three_beats_a_bank_seven_and_half_takes_the
     assert hand_starts(e) == [(1, 0, 1), (2, 1, 1)]
 
 
-@pytest.mark.parametrize(("bank_first", "bank_hits", "outcome", "chips"), [
-    ("6b", [], ("win", (1, 20, 20)), [980, 1020]),
-    ("5b", ["2b", "Sb"], ("win", (1, 10, 10)), [990, 1010]),
-    ("7b", ["Sb"], ("lose", (1, 10)), [1010, 990]),
+@pytest.mark.parametrize(("bank_first", "bank_hits", "outcome", "chips", "transfer"), [
+    ("6b", [], ("win", (1, 20, 20)), [980, 1020], [(1, "natural")]),
+    ("5b", ["2b", "Sb"], ("win", (1, 10, 10)), [990, 1010], [(1, "natural")]),
+    ("7b", ["Sb"], ("lose", (1, 10)), [1010, 990], []),
 ], ids=["bank-6", "bank-3-card-7.5", "bank-natural"])
 def test_natural_pays_two_but_only_even_money_against_a_multicard_bank_seven_and_half(
-        bank_first, bank_hits, outcome, chips):
+        bank_first, bank_hits, outcome, chips, transfer):
     """RULES.md §4.7 natural_beats_bank_multicard = single (ITA 'reale'): a natural is paid 2,
     against a bank 7½ of three or more cards it still wins but only 1:1, and a bank natural
     beats it. Only the king of coins is the matta: 7 + king of cups is a plain natural.
-    §5 natural_only: the natural's holder becomes the bank."""
+    §5 natural_only with §8.1: the natural's holder becomes the bank when it won the hand."""
     e = start(ITA, 2, ["7o", bank_first, "Rc"] + bank_hits, bank=0)
     play(e, ["1:bet_1", "1:hit"])
     p1 = hand_of(e, 1)
@@ -225,7 +228,7 @@ def test_natural_pays_two_but_only_even_money_against_a_multicard_bank_seven_and
     kind, event = outcome
     assert events(e, kind) == [event]
     assert e.chips == chips and e.jackpot == 0
-    assert events(e, "bank") == [(1, "natural")]
+    assert events(e, "bank") == transfer
 
 
 def test_natural_only_transfer_goes_to_the_first_natural_in_turn_order():

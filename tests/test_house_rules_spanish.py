@@ -46,7 +46,7 @@ def test_declared_seven_and_half_is_shown_and_the_bank_must_chase_it():
     """RULES.md §4.5 declare_seven_and_half (ESP 'calling'): a 7½ is shown to the table at
     once; §4.6 bank_must_chase_declared: the bank may not stand below 7½ once a player has
     declared 7½. §4.8 (ESP): any 7½ is paid 2."""
-    e = start(SPF, 3, "5o 6c 4e 2o Sb 1c 2e 3b", bank=0)
+    e = start(SPF, 3, "5o 6c 4e 2o Sb 1c 2e 3b", bank=0, max_hands=2)
     assert (e.phase, e.actor) == (SIDE_BET, 1)
     play(e, passes(e))
     play(e, ["1:bet_1", "1:hit", "1:hit"])            # 5 + 2 + ½

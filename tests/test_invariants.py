@@ -15,9 +15,10 @@ step:
 * at each settlement the bank pays winners in turn order, each
   ``min(owed, what the bank holds)`` — never past its coverage (§4.8);
 * every card is in exactly one place: draw pile, discard pile or in play (§3);
-* every hand starts with the seats that can afford min_bet + ante, a bank
-  that can cover them (§5 bank_min_cover) and a bank streak within
-  max_bank_hands;
+* every hand starts with the seats that can afford the smallest stake on
+  offer + ante (§8.9), a bank that can cover them (§5 bank_min_cover) and a
+  bank streak within max_bank_hands — or beyond it only while no other seat
+  could take the bank (§8.2);
 * an episode that ends before ``max_hands`` ends because no seat can hold the
   bank against at least one player (§2, §5 bank_min_cover).
 """
@@ -29,6 +30,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from envs.cards import new_shoe
 from envs.engine import OVER, Engine
 from envs.rules import PRESETS as RULE_PRESETS
 from envs.rules import Rules
@@ -42,13 +44,12 @@ EPISODES = 120  # per preset and table size
 # Events of the house rules (§5, §6) counted to show the random play reached them.
 HOUSE_EVENTS = ("split", "double", "discarded", "four_back", "special", "side_bet", "bid",
                 "sell", "decline_mort")
-FULL_SHOE = list(range(40))
 
 
 def _nobody_can_bank(e: Engine) -> bool:
     """RULES.md §2/§5: no seat can hold the bank against at least one player."""
     r = e.rules
-    need = r.min_bet + r.jackpot_ante
+    need = r.smallest_stake + r.jackpot_ante
     for seat in range(e.num_seats):
         players = sum(1 for s in range(e.num_seats) if s != seat and e.chips[s] >= need)
         cover = players * r.min_bet * r.max_payout_multiple if r.bank_min_cover else r.min_bet
@@ -85,18 +86,35 @@ def _check_settlement(new_events: list[tuple], order: list[int], bank: int) -> i
 def _check_hand_start(e: Engine) -> None:
     """RULES.md §2/§5 at the start of a hand: who plays, and a bank able to hold the bank."""
     r = e.rules
-    need = r.min_bet + r.jackpot_ante
+    need = r.smallest_stake + r.jackpot_ante
     assert e.order, "a hand started without players"
     assert e.bank not in e.order
     for s in range(e.num_seats):
         if s in e.order:
-            assert e.chips[s] >= r.min_bet            # the ante is already taken
+            assert e.chips[s] >= r.smallest_stake     # the ante is already taken
         elif s != e.bank:
             assert e.chips[s] < need, f"seat {s} can afford {need} but sits out"
-    cover = len(e.order) * r.min_bet * r.max_payout_multiple if r.bank_min_cover else r.min_bet
-    assert e.chips[e.bank] >= cover, f"bank {e.bank} holds {e.chips[e.bank]} < {cover}"
-    if r.max_bank_hands:
-        assert 1 <= e.bank_streak <= r.max_bank_hands
+    before = e.hand_start_chips  # the stacks the bank was settled on, before the antes
+    assert before[e.bank] >= _cover(e.rules, before, e.bank), f"bank {e.bank} cannot cover"
+    assert e.bank_streak >= 1
+    if r.max_bank_hands and e.bank_streak > r.max_bank_hands:
+        # §8.2: the holder keeps the bank past the limit only if no other seat can cover
+        others = [s for s in range(e.num_seats) if s != e.bank]
+        assert not any(before[s] >= _cover(r, before, s) and _players(r, before, s)
+                       for s in others), \
+            f"bank {e.bank} kept past max_bank_hands though another seat could take it"
+
+
+def _players(r: Rules, chips: list[int], bank: int) -> int:
+    """Players who could be dealt in against ``bank`` (RULES.md §8.9)."""
+    need = r.smallest_stake + r.jackpot_ante
+    return sum(1 for s, c in enumerate(chips) if s != bank and c >= need)
+
+
+def _cover(r: Rules, chips: list[int], bank: int) -> int:
+    """Chips ``bank`` needs to hold the bank (RULES.md §5 bank_min_cover)."""
+    return _players(r, chips, bank) * r.min_bet * r.max_payout_multiple if r.bank_min_cover \
+        else r.min_bet
 
 
 def run_episode(rules: Rules | str, seats: int, seed: int, chips: list[int] | None = None,
@@ -105,6 +123,7 @@ def run_episode(rules: Rules | str, seats: int, seed: int, chips: list[int] | No
     rng = np.random.default_rng(seed + 1_000_003)
     e = Engine(rules, seats, max_hands)
     e.reset(seed=seed, chips=chips)
+    shoe = sorted(new_shoe(e.rules.decks))
     start = (sum(chips) if chips is not None else seats * e.rules.starting_chips)
     assert table_total(e) == start
     if not e.over and any(ev[0] == "hand" for ev in e.events):  # not during an auction
@@ -123,11 +142,11 @@ def run_episode(rules: Rules | str, seats: int, seed: int, chips: list[int] | No
         order, bank, n_events = list(e.order), e.bank, len(e.events)
         e.step(int(legal[rng.integers(len(legal))]))
         steps += 1
-        assert steps < 2000
+        assert steps < 250 * max_hands * seats, "the episode does not end"
         assert table_total(e) == start, "chips + stakes + jackpot changed"
         assert min(e.chips) >= 0 and e.jackpot >= 0
         in_play = [c for hands in e.hands for h in hands for c in h.cards] + e.bank_hand.cards
-        assert sorted(e.draw_pile + e.discard + in_play) == FULL_SHOE, "a card was lost or doubled"
+        assert sorted(e.draw_pile + e.discard + in_play) == shoe, "a card was lost or doubled"
         for hand in [h for hands in e.hands for h in hands] + [e.bank_hand]:
             # a card nobody has seen (Mort, fusilar, secret three) is always face down
             assert not any(u and up for u, up in zip(hand.unseen, hand.face_up))

@@ -98,11 +98,14 @@ def test_bust_loses_at_once_even_if_the_bank_busts_later():
 
 # ------------------------------------------------------------- §4.5 7½
 def test_seven_and_half_ends_the_turn_without_showing_the_hand():
-    """RULES.md §4.5: exactly 7½ ends the turn; catalan does not declare, so nothing is shown."""
+    """RULES.md §4.5: exactly 7½ ends the turn; catalan does not declare, so nothing is
+    shown: the player is left only ``stand``, which ends it like any stand (§8.7)."""
     e = start(CAT, 3, "5o 4c 3e 2o Sc", bank=0)
     play(e, ["1:bet_1", "2:bet_1", "1:hit"])
     assert e.actor == 1
     play(e, ["1:hit"])                                # 5 + 2 + ½ = 7½
+    assert (e.phase, e.actor) == (PLAY, 1) and legal_names(e) == ["stand"]
+    play(e, ["1:stand"])
     p1 = hand_of(e, 1)
     assert (e.phase, e.actor) == (PLAY, 2)
     assert p1.status == STOOD and faces(p1) == ["(5o)", "2o", "Sc"]
@@ -128,7 +131,7 @@ def test_bank_multicard_seven_and_half_beats_a_player_natural_and_keeps_the_jack
     e = start(CAT, 3, "7o 6c 5e So 2o Rc", bank=0)
     play(e, ["1:bet_1", "2:bet_1", "1:hit"])
     assert hand_of(e, 1).is_natural
-    play(e, ["2:stand", "0:hit"])
+    play(e, ["1:stand", "2:stand", "0:hit"])
     assert (e.phase, e.actor, faces(e.bank_hand)) == (BANK, 0, ["5e", "2o"])
     play(e, ["0:hit"])                                # bank 5 + 2 + ½ = 7½ stops by itself
     assert [(card_name(c), up) for s, c, up in events(e, "card") if s == 0] == [
@@ -163,7 +166,9 @@ def test_natural_pays_double_against_a_busted_bank_and_takes_the_jackpot():
     """RULES.md §4.8 natural_pays = 2 also against a busted bank (CAT); §4.9 the natural
     takes the jackpot also when the bank busts."""
     e = start(CAT, 3, "7o 3c 6e Sb 4c 2e", bank=0)
-    play(e, ["1:bet_2", "2:bet_1", "1:hit"])          # 7 + ½ natural: turn over
+    play(e, ["1:bet_2", "2:bet_1", "1:hit"])          # 7 + ½ natural: only stand is left
+    assert legal_names(e) == ["stand"]
+    play(e, ["1:stand"])
     assert e.actor == 2
     play(e, ["2:hit", "2:stand", "0:hit"])            # seat 2: 7; bank 6 + 2 = 8 bust
     assert events(e, "win") == [(1, 40, 40), (2, 10, 10)]
@@ -174,7 +179,7 @@ def test_natural_pays_double_against_a_busted_bank_and_takes_the_jackpot():
 def test_three_card_seven_and_half_pays_even_money():
     """RULES.md §4.8: in catalan only a natural pays 2; a 3-card 7½ is paid 1:1, no jackpot."""
     e = start(CAT, 2, "5o 3c 2o Sc", bank=0)
-    play(e, ["1:bet_1", "1:hit", "1:hit"])            # 5 + 2 + ½ = 7½ with 3 cards
+    play(e, ["1:bet_1", "1:hit", "1:hit", "1:stand"])  # 5 + 2 + ½ = 7½ with 3 cards
     assert (e.phase, e.actor) == (BANK, 0)
     play(e, ["0:stand"])
     assert events(e, "win") == [(1, 10, 10)]
@@ -185,9 +190,10 @@ def test_three_card_seven_and_half_pays_even_money():
 def test_coverage_pays_winners_in_turn_order_and_the_unpaid_keep_their_stake():
     """RULES.md §4.8 coverage (CAT): losing stakes are collected, then winners are paid in turn
     order until the bank is empty; it never goes below zero; an unpaid winner keeps the stake."""
-    e = start(NO_COVER, 5, "6o 4c 7e 6b 5o Sc", bank=0, chips=[25, 1000, 1000, 1000, 1000])
+    e = start(NO_COVER, 5, "6o 4c 7e 6b 5o Sc", bank=0, chips=[25, 1000, 1000, 1000, 1000],
+              max_hands=2)
     play(e, ["1:bet_1", "2:bet_2", "3:bet_2", "4:bet_1"])
-    play(e, ["1:stand", "2:stand", "3:hit", "4:stand", "0:stand"])
+    play(e, ["1:stand", "2:stand", "3:hit", "3:stand", "4:stand", "0:stand"])
     # bank 5: seat 2 (4) loses 20 -> bank 45; seat 1 (6) paid 10 -> 35; seat 3's natural is
     # owed 40, paid 35 -> 0; seat 4 (6) is owed 10 and paid nothing.
     assert events(e, "lose") == [(2, 20)]
@@ -202,17 +208,17 @@ def test_jackpot_goes_to_the_first_natural_in_turn_order_and_offers_pass_on():
     """RULES.md §4.9: with several naturals the first in turn order takes the pot. §5 offer:
     several 7½ players, the first in turn order is asked first and a refusal passes it on."""
     # bank 2: turn order 3, 0, 1.
-    e = start(CAT, 4, "7c 7e 5o 4b Sc Rb 3b", bank=2)
+    e = start(CAT, 4, "7c 7e 5o 4b Sc Rb 3b", bank=2, max_hands=2)
     assert e.order == [3, 0, 1]
     play(e, ["3:bet_1", "0:bet_1", "1:bet_1"])
-    play(e, ["3:hit", "0:hit", "1:stand", "2:hit", "2:stand"])   # bank 4 + 3 = 7
+    play(e, ["3:hit", "3:stand", "0:hit", "0:stand", "1:stand", "2:hit", "2:stand"])  # bank 7
     assert events(e, "jackpot") == [(3, 3)]
     assert e.chips == [1019, 989, 970, 1022] and e.jackpot == 0
     assert (e.phase, e.actor, legal_names(e)) == (TRANSFER, 3, ["take_bank", "refuse_bank"])
     play(e, ["3:refuse_bank"])
     assert (e.phase, e.actor) == (TRANSFER, 0)
     play(e, ["0:take_bank"])
-    assert e.over and e.bank == 0
+    assert e.bank == 0 and hand_starts(e)[-1] == (2, 0, 1)
     assert e.refused == [False, False, False, True]
 
 
@@ -233,7 +239,7 @@ def test_jackpot_accumulates_while_nobody_makes_a_natural():
 def test_offer_accepted_moves_the_bank():
     """RULES.md §5 bank_transfer = offer: a player making 7½ while the bank does not may take it."""
     e = start(CAT, 3, "7o 5c 3e Sc 4o 2o 1b", bank=0, max_hands=2)
-    play(e, ["1:bet_1", "2:bet_1", "1:hit", "2:stand", "0:stand"])
+    play(e, ["1:bet_1", "2:bet_1", "1:hit", "1:stand", "2:stand", "0:stand"])
     assert (e.phase, e.actor, legal_names(e)) == (TRANSFER, 1, ["take_bank", "refuse_bank"])
     play(e, ["1:take_bank"])
     assert e.bank == 1 and events(e, "bank") == [(1, "seven_and_half")]
@@ -246,7 +252,7 @@ def test_offer_accepted_moves_the_bank():
 def test_offer_refused_keeps_the_bank():
     """RULES.md §5 offer: a refusal leaves the bank where it is (and is remembered)."""
     e = start(CAT, 3, "7o 5c 3e Sc 4o 2o 1b", bank=0, max_hands=2)
-    play(e, ["1:bet_1", "2:bet_1", "1:hit", "2:stand", "0:stand", "1:refuse_bank"])
+    play(e, ["1:bet_1", "2:bet_1", "1:hit", "1:stand", "2:stand", "0:stand", "1:refuse_bank"])
     assert e.bank == 0 and events(e, "bank") == []
     assert hand_starts(e) == [(1, 0, 1), (2, 0, 2)]
     assert e.refused == [False, True, False]
@@ -256,9 +262,9 @@ def test_second_seven_and_half_after_a_refusal_forces_the_bank():
     """RULES.md §5 offer: a player who refused and makes 7½ again must take the bank."""
     # hand 1: 7o, bank 3c, So; hand 2 (same shoe, when_empty): 7c, bank 4c, Sc.
     e = start(CAT, 2, "7o 3c So 7c 4c Sc", bank=0, max_hands=3)
-    play(e, ["1:bet_1", "1:hit", "0:stand", "1:refuse_bank"])
+    play(e, ["1:bet_1", "1:hit", "1:stand", "0:stand", "1:refuse_bank"])
     assert e.bank == 0 and e.refused == [False, True]
-    play(e, ["1:bet_1", "1:hit", "0:stand"])
+    play(e, ["1:bet_1", "1:hit", "1:stand", "0:stand"])
     assert events(e, "forced_take") == [(1,)]
     assert events(e, "action")[-1] == (0, "stand")    # nobody was asked
     assert hand_starts(e) == [(1, 0, 1), (2, 0, 2), (3, 1, 1)]
@@ -274,17 +280,17 @@ def test_refusal_is_forgotten_once_the_seat_has_held_the_bank():
     deck = ("7o 5c 4e So "          # hand 1, bank 0: seat 1 natural, refuses; bank can't cover
             "7c 2o 3e Sc "          # hand 2, bank 1: seat 2 natural, takes the bank
             "7b 1c Sb")             # hand 3, bank 2: seat 1 (only player) natural again
-    e = start(CAT, 3, deck, bank=0, chips=[45, 1000, 1000], max_hands=3)
-    play(e, ["1:bet_1", "2:bet_1", "1:hit", "2:stand", "0:stand", "1:refuse_bank"])
+    e = start(CAT, 3, deck, bank=0, chips=[45, 1000, 1000], max_hands=4)
+    play(e, ["1:bet_1", "2:bet_1", "1:hit", "1:stand", "2:stand", "0:stand", "1:refuse_bank"])
     assert hand_starts(e)[-1] == (2, 1, 1)            # 45 - 20 - 10 = 15 < 40: cannot cover
-    play(e, ["2:bet_1", "0:bet_1", "2:hit", "0:stand", "1:stand", "2:take_bank"])
+    play(e, ["2:bet_1", "0:bet_1", "2:hit", "2:stand", "0:stand", "1:stand", "2:take_bank"])
     assert hand_starts(e)[-1] == (3, 2, 1) and e.order == [1]
-    play(e, ["1:bet_1", "1:hit", "2:stand"])
+    play(e, ["1:bet_1", "1:hit", "1:stand", "2:stand"])
     assert (e.phase, e.actor) == (TRANSFER, 1)        # asked, not forced
     assert events(e, "forced_take") == []
     assert e.chips == [4, 1031, 1010] and e.jackpot == 0
     play(e, ["1:take_bank"])
-    assert e.over and e.bank == 1
+    assert e.bank == 1 and hand_starts(e)[-1] == (4, 1, 1)
 
 
 def test_bank_passes_after_three_hands_in_a_row():

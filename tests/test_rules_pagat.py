@@ -79,7 +79,7 @@ def test_catalan_does_not_show_a_seven_and_half():
     """RULES.md §4.5: without declare_seven_and_half (catalan) the face-down card stays down;
     the same deck as the pagat test above, so the pagat test's reveal is the switch's doing."""
     e = start("catalan", 3, "5o 6c 4e 2o Sc", bank=0)
-    play(e, ["1:bet_1", "2:bet_1", "1:hit", "1:hit"])
+    play(e, ["1:bet_1", "2:bet_1", "1:hit", "1:hit", "1:stand"])
     assert hand_of(e, 1).status == STOOD and faces(hand_of(e, 1)) == ["(5o)", "2o", "Sc"]
     obs = Observer(e).observe(2)
     assert obs[observation_slices(3)["seat_2.hidden"]][0] == 1.0

@@ -85,10 +85,13 @@ def test_raise_is_limited_by_the_chips_held_and_by_max_bet():
 
 
 def test_seven_and_half_ends_the_turn_so_no_raise_after_it():
-    """RULES.md §2/§4.5: 7½ ends the turn, so no raise is possible after reaching it;
+    """RULES.md §2/§4.5: 7½ ends the turn, so no raise is possible after reaching it: the
+    player is left only ``stand`` (undeclared, it looks like any stand: §8.7);
     §4.8 any_seven_and_half_pays: the 3-card 7½ is paid 2."""
     e = start(ESP, 2, "5o 4e 2c Sc", bank=0)
     play(e, ["1:bet_1", "1:hit", "1:hit"])           # 5 + 2 + ½
+    assert (e.phase, e.actor, legal_names(e)) == (PLAY, 1, ["stand"])
+    play(e, ["1:stand"])
     assert (e.phase, e.actor, legal_names(e)) == (BANK, 0, ["stand", "hit"])
     assert hand_of(e, 1).bet == 10
     play(e, ["0:stand"])
@@ -121,13 +124,13 @@ def test_player_choice_reveal_hit_turns_the_card_up_and_takes_the_new_one_down()
 def test_bust_loses_at_once_and_any_seven_and_half_pays_two_against_a_busted_bank():
     """RULES.md §4.4: a bust is shown and its stake goes to the bank at once, even if the bank
     busts later. §4.8 (ESP): any 7½ is paid 2, also against a busted bank."""
-    e = start(ESP, 3, "6o 5c 4e 3o 2o Sc 5e", bank=0)
+    e = start(ESP, 3, "6o 5c 4e 3o 2o Sc 5e", bank=0, max_hands=2)
     play(e, ["1:bet_1", "1:hit"])                     # 6 + 3 = 9
     p1 = hand_of(e, 1)
     assert p1.status == BUST and faces(p1) == ["6o", "3o"]
     assert e.chips == [1010, 990, 1000]               # before seat 2 has even bet
     assert (e.phase, e.actor) == (BET, 2)
-    play(e, ["2:bet_1", "2:hit", "2:hit"])            # 5 + 2 + ½ = 7½
+    play(e, ["2:bet_1", "2:hit", "2:hit", "2:stand"])  # 5 + 2 + ½ = 7½
     play(e, ["0:hit"])                                # bank 4 + 5 = 9
     assert events(e, "lose") == []
     assert events(e, "win") == [(2, 20, 20)]
@@ -138,8 +141,8 @@ def test_bust_loses_at_once_and_any_seven_and_half_pays_two_against_a_busted_ban
 def test_natural_and_three_card_seven_and_half_both_pay_two():
     """RULES.md §4.8 any_seven_and_half_pays (ESP): every 7½ is paid 2, not only a natural."""
     e = start(ESP, 3, "5o 7c 4e 2o Sc Rc 2e", bank=0)
-    play(e, ["1:bet_1", "1:hit", "1:hit"])            # 5 + 2 + ½
-    play(e, ["2:bet_2", "2:hit"])                     # 7 + ½ natural
+    play(e, ["1:bet_1", "1:hit", "1:hit", "1:stand"])  # 5 + 2 + ½
+    play(e, ["2:bet_2", "2:hit", "2:stand"])          # 7 + ½ natural
     play(e, ["0:hit", "0:stand"])                     # bank 4 + 2 = 6
     assert events(e, "win") == [(1, 20, 20), (2, 40, 40)]
     assert e.chips == [940, 1020, 1040] and e.jackpot == 0
@@ -150,7 +153,7 @@ def test_bank_multicard_seven_and_half_beats_a_player_natural():
     e = start(ESP, 2, "7o 5e So 2o Rc", bank=0)
     play(e, ["1:bet_1", "1:hit"])
     assert hand_of(e, 1).is_natural
-    play(e, ["0:hit", "0:hit"])                       # 5 + 2 + ½: the bank stops at 7½
+    play(e, ["1:stand", "0:hit", "0:hit"])                       # 5 + 2 + ½: the bank stops at 7½
     assert e.over and e.bank == 0                     # no right to the bank either
     assert events(e, "lose") == [(1, 10)]
     assert e.chips == [1010, 990]
@@ -169,7 +172,7 @@ def test_coverage_with_a_bust_collected_first():
     bust stake is the bank's at once; an unpaid part is lost to the winner, stake kept."""
     e = start(ESP, 4, "6o 5c 6b 4e 3o 2o Sc 5e", bank=0, chips=[15, 1000, 1000, 1000])
     play(e, ["1:bet_1", "1:hit"])                     # bust: the bank holds 25
-    play(e, ["2:bet_1", "2:hit", "2:hit"])            # 5 + 2 + ½: owed 20
+    play(e, ["2:bet_1", "2:hit", "2:hit", "2:stand"])  # 5 + 2 + ½: owed 20
     play(e, ["3:bet_1", "3:stand"])                   # 6: owed 10
     play(e, ["0:hit"])                                # bank 4 + 5 = 9
     assert events(e, "win") == [(2, 20, 20), (3, 5, 10)]
@@ -181,7 +184,8 @@ def test_first_player_to_seven_and_half_may_claim_the_bank():
     """RULES.md §5 bank_transfer = right (ESP): the first player to reach 7½ while the bank did
     not may claim the bank; only that player is asked."""
     e = start(ESP, 3, "5o 7c 4e 2o Sc Rc 2e", bank=0, max_hands=2)
-    play(e, ["1:bet_1", "1:hit", "1:hit", "2:bet_1", "2:hit", "0:hit", "0:stand"])
+    play(e, ["1:bet_1", "1:hit", "1:hit", "1:stand", "2:bet_1", "2:hit", "2:stand",
+             "0:hit", "0:stand"])
     assert (e.phase, e.actor, legal_names(e)) == (TRANSFER, 1, ["refuse_bank", "claim_bank"])
     play(e, ["1:claim_bank"])
     assert events(e, "bank") == [(1, "seven_and_half")]
@@ -191,7 +195,8 @@ def test_first_player_to_seven_and_half_may_claim_the_bank():
 def test_refused_right_is_not_passed_on():
     """RULES.md §5 right: waiving the right keeps the bank; the next 7½ player is not asked."""
     e = start(ESP, 3, "5o 7c 4e 2o Sc Rc 2e", bank=0, max_hands=2)
-    play(e, ["1:bet_1", "1:hit", "1:hit", "2:bet_1", "2:hit", "0:hit", "0:stand"])
+    play(e, ["1:bet_1", "1:hit", "1:hit", "1:stand", "2:bet_1", "2:hit", "2:stand",
+             "0:hit", "0:stand"])
     play(e, ["1:refuse_bank"])
     assert events(e, "bank") == []
     assert hand_starts(e) == [(1, 0, 1), (2, 0, 2)]
