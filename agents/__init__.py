@@ -5,7 +5,8 @@
 * :mod:`agents.scripted` — random legal play and threshold players and banks;
 * :mod:`agents.heuristics` — the careful heuristic player and the bank that
   reads the table;
-* :mod:`agents.learned` — models trained by ``sette train``, loaded by path;
+* :mod:`agents.learned` — models trained by ``sette train``, loaded by path
+  without running anything from the file (``--trust-model`` for older files);
 * :mod:`agents.pool` — bounded opponent pools for self-play;
 * :mod:`agents.registry` — ``make_agent("threshold:5.5")``: agents from string specs.
 

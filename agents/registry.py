@@ -62,7 +62,8 @@ AGENT_SPECS: dict[str, tuple[Callable[[str | None, int | None, Any], Agent], str
                           "like reader"),
     "reader": (_reader, "reader[:S] — the bank that reads the table (S = points it assumes "
                         "a standing player holds, 5); plays like careful as a player"),
-    "model": (_model, "model:PATH — a model trained by sette train (model.zip or its folder)"),
+    "model": (_model, "model:PATH — a model trained by sette train (model.zip or its folder; "
+                      "read as plain weights, never unpickled)"),
 }
 
 
