@@ -174,13 +174,14 @@ def test_hand_checked_by_hand_catalan_house():
 
 def test_hand_checked_by_hand_spanish_full():
     """spanish_full, 5 seats, seed 4: the auction (RULES.md §5) and hand 3 (§6 abrirse,
-    fusilar with the bank made to chase, side bets, raise)."""
+    fusilar with the bank made to chase, side bets, raise); abrirse shows the opened
+    card (§8.5)."""
     lines = (GOLDEN_DIR / "spanish_full_5seats_seed4.txt").read_text(encoding="utf-8")
     assert "first bank: seat 3 (bought for 20 to each seat)" in lines.splitlines()
     hand = _hand_lines("spanish_full_5seats_seed4.txt", 3)
-    assert hand[hand.index("seat 0: split"):][:5] == [
-        "seat 0: split", "  seat 0 splits 2e into hand 2", "  seat 0 hand 2: waiting",
-        "  seat 0: playing", "seat 0: bet_1"]
+    assert hand[hand.index("seat 0: split"):][:6] == [
+        "seat 0: split", "  seat 0 shows 2e", "  seat 0 splits 2e into hand 2",
+        "  seat 0 hand 2: waiting", "  seat 0: playing", "seat 0: bet_1"]
     assert hand[hand.index("seat 1: fusilar"):][:6] == [
         "seat 1: fusilar", "  seat 1 shows 7b", "  seat 1: fusilar",
         "  seat 1 gets 4o face down, unseen", "seat 1: bet_2", "  seat 1 bets 20"]
@@ -220,11 +221,12 @@ def test_hand_checked_by_hand_italian():
 
 def test_hand_checked_by_hand_natural_against_a_multicard_bank_seven_and_half():
     """Seed 158, 2 seats, hand 1: seat 0's natural (S + 7) against the bank's 1 + R + 6 =
-    7½ in three cards (RULES.md §4.7): pagat_italian pays it 2 ("double") and no bank
-    passes (the bank made 7½ too, §5 mandatory); italian pays it 1:1 ("single") and the
-    natural takes the bank (§5 natural_only)."""
+    7½ in three cards (RULES.md §4.7): pagat_italian pays it 2 ("double"), italian pays it
+    1:1 ("single"); either way the natural won the hand, so it takes the bank (§8.1; §5
+    mandatory and natural_only)."""
     for name, won, tail in (
-            ("pagat_italian_2seats_seed158.txt", "  seat 0 wins 40", "shuffle 40 cards"),
+            ("pagat_italian_2seats_seed158.txt", "  seat 0 wins 40",
+             "bank passes to seat 0 (seven_and_half)"),
             ("italian_2seats_seed158.txt", "  seat 0 wins 20",
              "bank passes to seat 0 (natural)")):
         hand = _hand_lines(name, 1)
@@ -235,7 +237,7 @@ def test_hand_checked_by_hand_natural_against_a_multicard_bank_seven_and_half():
         assert _settlement(hand) == [won]
         assert tail in hand[-2:]
     assert _hand_lines("pagat_italian_2seats_seed158.txt", 2)[0] == (
-        "== hand 2: bank seat 1 (hand 2 in a row)")
+        "== hand 2: bank seat 0 (hand 1 in a row)")
     assert _hand_lines("italian_2seats_seed158.txt", 2)[0] == (
         "== hand 2: bank seat 0 (hand 1 in a row)")
 
