@@ -87,7 +87,7 @@ def test_learned_agents_get_short_labels(run: Path, capsys) -> None:
     assert labels == ["careful", "tiny/player|bank", "tiny/bank"]
 
 
-def test_two_runs_of_one_name_keep_apart(run: Path, tmp_path: Path, capsys) -> None:
+def test_two_runs_of_one_name_keep_apart(run: Path, tmp_path: Path) -> None:
     from evaluate.tournament import parse_entrant, unique_labels
 
     other = tmp_path / "elsewhere" / "tiny"
