@@ -1,58 +1,62 @@
 """Text views of a table and of an episode's event log.
 
-``table_text`` draws the table as one viewer may see it: face-down cards the
-viewer may not see are drawn ``##``. ``transcript`` turns an engine's event
-log into readable lines — the golden playthroughs are stored in this form.
+``table_text`` draws the table as one viewer may see it — what is shown,
+totals included, comes from :func:`envs.table_view.table_view`, which the
+picture (:mod:`envs.picture`) shares: face-down cards the viewer may not see
+are drawn ``##``, the viewer's own face-down cards in brackets. ``transcript``
+turns an engine's event log into readable lines — the golden playthroughs are
+stored in this form.
 """
 
 from __future__ import annotations
 
-from envs.cards import HALF_POINTS, card_name, format_half_points
-from envs.engine import PHASE_NAMES, STATUS_NAMES, Engine, Hand
+from envs.cards import card_name, format_half_points
+from envs.engine import STATUS_NAMES, Engine
+from envs.table_view import HandShown, SeatShown, table_view
 
 
-def _hand_text(hand: Hand, show_hidden: bool) -> str:
+def _hand_text(hand: HandShown) -> str:
     cards = []
-    for card, up in zip(hand.cards, hand.face_up):
-        if up:
-            cards.append(card_name(card))
-        elif show_hidden:
-            cards.append(f"({card_name(card)})")
-        else:
-            cards.append("##")
+    for name, own_hidden in zip(hand.cards, hand.own_hidden):
+        cards.append("##" if name is None else f"({name})" if own_hidden else name)
     return " ".join(cards) or "-"
 
 
-def _visible_total(hand: Hand, show_hidden: bool) -> str:
-    total = sum(HALF_POINTS[c] for c, up in zip(hand.cards, hand.face_up) if up or show_hidden)
-    hidden = "" if show_hidden or hand.hidden_count == 0 else " + ?"
-    return format_half_points(total) + hidden
+def _total_text(hand: HandShown) -> str:
+    return format_half_points(hand.total) + (" + ?" if hand.partial else "")
+
+
+def _seat_lines(seat: SeatShown) -> list[str]:
+    marker = ">" if seat.acting else " "
+    role = f"BANK x{seat.bank_streak}" if seat.is_bank else "player"
+    head = f"{marker} seat {seat.seat} {role:<8} chips {seat.chips:>6}"
+    if seat.last_hand_net is not None:
+        return [f"{head}   last hand {seat.last_hand_net:+d}"]
+    if seat.sitting_out:
+        return [f"{head}   (sitting out)"]
+    lines = []
+    for hand in seat.hands:
+        bet = "        " if seat.is_bank else f"bet {hand.bet:>4}"
+        lines.append(f"{head} {bet}  {_hand_text(hand):<22} total {_total_text(hand):<6} "
+                     f"{hand.status}")
+    return lines
 
 
 def table_text(engine: Engine, viewer: int | None = None) -> str:
     """The table as ``viewer`` sees it (``None``: a spectator who sees no face-down card).
 
-    The bank does not see its own face-down card before its turn (RULES.md §4.1).
+    The bank does not see its own face-down card before its turn (RULES.md §4.1);
+    totals are the engine's scoring of the cards shown (§1, the matta included).
     """
-    e = engine
-    lines = [f"hand {e.hands_played + (0 if e.over else 1)}"
-             f"{'/' + str(e.max_hands) if e.max_hands else ''} · phase {PHASE_NAMES[e.phase]}"
-             f" · jackpot {e.jackpot} · shoe {len(e.draw_pile)} · discard {len(e.discard)}"]
-    for seat in range(e.num_seats):
-        is_bank = seat == e.bank
-        role = f"BANK x{e.bank_streak}" if is_bank else "player"
-        marker = ">" if seat == e.actor else " "
-        hands = [e.bank_hand] if is_bank and not e.over else e.hands[seat]
-        if not is_bank and seat not in e.order:
-            lines.append(f"{marker} seat {seat} {role:<8} chips {e.chips[seat]:>6}   (sitting out)")
-            continue
-        for hand in hands:
-            show = viewer == seat and not is_bank
-            bet = f"bet {hand.bet:>4}" if not is_bank else "        "
-            lines.append(
-                f"{marker} seat {seat} {role:<8} chips {e.chips[seat]:>6} {bet}  "
-                f"{_hand_text(hand, show):<22} total {_visible_total(hand, show):<6} "
-                f"{STATUS_NAMES[hand.status]}")
+    view = table_view(engine, viewer)
+    limit = f"/{view.max_hands}" if view.max_hands else ""
+    if view.over:
+        head = f"episode over after {view.hand} hands"
+    else:
+        head = f"hand {view.hand}{limit} · phase {view.phase}"
+    lines = [f"{head} · jackpot {view.jackpot} · shoe {view.shoe} · discard {view.discard}"]
+    for seat in view.seats:
+        lines.extend(_seat_lines(seat))
     return "\n".join(lines)
 
 

@@ -79,7 +79,12 @@ seat; `"chips"`: the starting stacks. Unknown option keys are warned about.
 ## Arguments
 `rules` (preset name, `.toml` path, mapping or `Rules`; default `"catalan"`),
 `num_seats` (2–16, default 4; more than 8 need `decks` >= 2), `max_hands`
-(default 10; `None` for no limit), `render_mode` (`"ansi"` or `"human"`).
+(default 10; `None` for no limit), `render_mode`: `"ansi"` (`render()` returns
+the table as text), `"human"` (prints it after every step) or `"rgb_array"`
+(`render()` returns a picture of the table, an `(H, W, 3)` `uint8` array drawn
+with Pillow). Both show the table to a spectator: face-down cards are card
+backs (`##`); text and picture come from one description of the table
+(`envs.table_view`).
 
 ## Version history
 * v0: first release.
@@ -98,6 +103,7 @@ from pettingzoo import AECEnv
 from envs.engine import Engine, IllegalActionError
 from envs.observer import Observer, observation_bounds, observation_slices
 from envs import wrappers
+from envs.picture import table_picture
 from envs.render import table_text
 from envs.rules import Rules
 
@@ -122,7 +128,7 @@ class raw_env(AECEnv, EzPickle):
     """Sette e mezzo as an AEC environment (see the module docstring)."""
 
     metadata = {
-        "render_modes": ["ansi", "human"],
+        "render_modes": ["ansi", "human", "rgb_array"],
         "name": "sette_e_mezzo_v0",
         "is_parallelizable": False,
         "render_fps": 1,
@@ -218,11 +224,14 @@ class raw_env(AECEnv, EzPickle):
         else:
             self.agent_selection = self.possible_agents[engine.actor]
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
+        """The table as a spectator sees it: text (``ansi``, ``human``) or a picture."""
         if self.render_mode is None:
-            warnings.warn("render() called without a render_mode; pass render_mode='ansi' "
-                          "or 'human' to the environment", stacklevel=2)
+            warnings.warn("render() called without a render_mode; pass render_mode= one of "
+                          f"{self.metadata['render_modes']} to the environment", stacklevel=2)
             return None
+        if self.render_mode == "rgb_array":
+            return table_picture(self.engine)
         text = table_text(self.engine)
         if self.render_mode == "human":
             print(text + "\n")

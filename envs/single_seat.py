@@ -39,6 +39,10 @@ the view and not returned: rewards settled before the learner's first
 decision of an episode count for nobody. In the Seat view an episode is a whole table,
 because taking or refusing the bank only pays off in later hands.
 
+**Rendering.** ``render_mode="ansi"`` returns the table as text, ``"rgb_array"``
+(what SB3's ``make_vec_env`` passes) a picture of it as an ``(H, W, 3)`` ``uint8``
+array; both show it as the learner may see it (:mod:`envs.table_view`).
+
 **Spaces and reward.** The observation is the seat's vector from
 :mod:`envs.observer` and the action space the PettingZoo env's ``Discrete``
 layout (:mod:`envs.actions`); the legal actions come from ``env.action_masks()``
@@ -71,6 +75,7 @@ from gymnasium import spaces
 
 from envs.engine import Engine
 from envs.observer import Observer, observation_bounds, observation_slices
+from envs.picture import table_picture
 from envs.render import table_text
 from envs.rules import Rules
 from envs.seat_play import BANK_VIEW, PLAYER_VIEW, RANDOM, SEAT_VIEW, SeatPlay, dealer_action
@@ -204,7 +209,7 @@ class SingleSeatEnv(gym.Env):
     other seats — is :class:`envs.seat_play.SeatPlay`, compiled with the engine.
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi", "rgb_array"], "render_fps": 1}
     role = "seat"
     view = SEAT_VIEW
     bank_choice: int | str = "random"  # the Player view's ``bank``; the others draw it
@@ -273,10 +278,14 @@ class SingleSeatEnv(gym.Env):
         """The name of every action index (``stand``, ``hit``, ``bet_1``, …)."""
         return list(self.engine.layout.names)
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
+        """The table as the learner sees it: text (``ansi``) or a picture (``rgb_array``)."""
         if self.render_mode is None:
-            gym.logger.warn("render() called without a render_mode; pass render_mode='ansi'")
+            gym.logger.warn("render() called without a render_mode; pass render_mode= one of "
+                            f"{self.metadata['render_modes']}")
             return None
+        if self.render_mode == "rgb_array":
+            return table_picture(self.engine, viewer=self.learner)
         return table_text(self.engine, viewer=self.learner)
 
 
