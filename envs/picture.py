@@ -93,7 +93,7 @@ def _panel(draw: Any, box: tuple[int, int, int, int], seat: SeatShown, fonts: An
     you = " · you" if seat.is_viewer else ""
     draw.text((x0 + 12, y0 + 8), f"seat {seat.seat} · {role}{you}", font=font, fill=_TEXT)
     streak = f" · bank {seat.bank_streak} hand{'s' if seat.bank_streak > 1 else ''} in a row" \
-        if seat.is_bank else ""
+        if seat.is_bank and seat.bank_streak else ""
     draw.text((x0 + 12, y0 + 36), f"chips {seat.chips}{streak}", font=small, fill=_TEXT)
     if seat.last_hand_net is not None:
         draw.text((x0 + 12, y0 + 64), f"last hand {seat.last_hand_net:+d}", font=font,

@@ -28,7 +28,8 @@ def _total_text(hand: HandShown) -> str:
 
 def _seat_lines(seat: SeatShown) -> list[str]:
     marker = ">" if seat.acting else " "
-    role = f"BANK x{seat.bank_streak}" if seat.is_bank else "player"
+    role = "player" if not seat.is_bank else (
+        f"BANK x{seat.bank_streak}" if seat.bank_streak else "BANK")  # x0: passed, not held
     head = f"{marker} seat {seat.seat} {role:<8} chips {seat.chips:>6}"
     if seat.last_hand_net is not None:
         return [f"{head}   last hand {seat.last_hand_net:+d}"]

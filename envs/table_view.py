@@ -48,6 +48,7 @@ class SeatShown:
     seat: int
     is_bank: bool
     bank_streak: int
+    """Hands in a row this seat has held the bank; 0 for a bank just passed on."""
     acting: bool
     is_viewer: bool
     chips: int
