@@ -169,6 +169,7 @@ def run_episode(rules: Rules | str, seats: int, seed: int, chips: list[int] | No
     if e.hands_played < max_hands:
         assert _nobody_can_bank(e)
     stats["steps"] = steps
+    stats["hands"] = e.hands_played
     return stats
 
 
