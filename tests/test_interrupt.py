@@ -44,11 +44,11 @@ def test_ctrl_c_prints_one_line_exits_130_and_the_run_resumes(tmp_path: Path, ca
     reader.start()
     checkpoints = run / "player" / "checkpoints"
     deadline = time.monotonic() + 120
-    while len(list(checkpoints.glob("ckpt_*_steps.zip"))) < 2:  # training is under way
+    while not list(checkpoints.glob("ckpt_*_steps.zip")):  # training is under way
         assert process.poll() is None, "".join(lines)
         assert time.monotonic() < deadline, "no checkpoints within 120 s"
         time.sleep(0.1)
-    time.sleep(0.5)
+    time.sleep(0.3)
     before = len(lines)
     os.killpg(process.pid, signal.SIGINT)
     assert process.wait(timeout=60) == INTERRUPTED == 130
@@ -68,13 +68,13 @@ def test_ctrl_c_prints_one_line_exits_130_and_the_run_resumes(tmp_path: Path, ca
     # Finish soon after the stop: the resumed run reads its budget from config.toml.
     config_file = run / "config.toml"
     config_file.write_text(config_file.read_text().replace(
-        "timesteps = 100000", f"timesteps = {steps + 512}"))
+        "timesteps = 100000", f"timesteps = {steps + 256}"))
     assert main(shlex.split(command)[1:]) == 0
     out = capsys.readouterr().out
     assert f"resuming from ckpt_{steps}_steps.zip ({steps} steps done)" in out
     record = json.loads((run / "run.json").read_text())
     total = json.loads((run / "player" / "stage.json").read_text())["timesteps"]
-    assert total >= steps + 512
+    assert total >= steps + 256
     assert f"player: {total} steps ({total - steps} since this start) in " in out
     assert [(s["outcome"], s["steps"]) for s in record["starts"]] == [
         ("interrupted", steps), ("finished", total - steps)]

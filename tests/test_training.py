@@ -60,6 +60,12 @@ def test_default_train_runs_every_stage_and_reports(tmp_path: Path, capsys) -> N
     assert "learned player" in out and "learned selfplay bank" in out
     record = json.loads((run / "run.json").read_text())
     assert record["seed"] == 3 and record["command"] == "all"
+    stages = [json.loads(p.read_text())["timesteps"] for p in run.rglob("stage.json")]
+    assert len(stages) == 4  # player, bank, one self-play round of each
+    [start] = record["starts"]
+    assert (start["outcome"], start["from_step"], start["steps"]) == ("finished", 0,
+                                                                      sum(stages))
+    assert 0 < start["train_s"] <= start["wall_s"] == record["total_s"]
     assert {"torch", "sb3-contrib", "gymnasium"} <= set(record["versions"])
     assert cfg.load(run / "config.toml").run.seed == 3
     for stage in ("player", "bank", "selfplay/round1-player", "selfplay/round1-bank",
@@ -120,11 +126,19 @@ def test_resume_continues_a_killed_run(tmp_path: Path, capsys) -> None:
     config_file = run / "config.toml"
     config_file.write_text(config_file.read_text().replace("timesteps = 100000",
                                                            "timesteps = 1024"))
+    kept = max(int(p.name.split("_")[1]) for p in checkpoints.glob("ckpt_*_steps.zip"))
     assert main(["train", "--resume", str(run)]) == 0
     assert "resuming from ckpt_" in capsys.readouterr().out
-    assert json.loads((run / "player" / "stage.json").read_text())["timesteps"] >= 1024
+    total = json.loads((run / "player" / "stage.json").read_text())["timesteps"]
+    assert total >= 1024
     assert main(["train", "--resume", str(run)]) == 0
     assert "done already" in capsys.readouterr().out
+    # run.json: the killed start (the steps its checkpoints kept), the one that
+    # finished the stage, and the one that found nothing left to do.
+    starts = json.loads((run / "run.json").read_text())["starts"]
+    assert [(s["outcome"], s["from_step"], s["steps"]) for s in starts] == [
+        ("killed", 0, kept), ("finished", kept, total - kept), ("finished", total, 0)]
+    assert starts[0]["wall_s"] is None and starts[1]["wall_s"] > 0
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -184,18 +184,27 @@ class Run:
         """Run ``command`` (``all``, ``player``, ``bank``, ``selfplay``) to the end.
 
         Every call is one *start* of the run, listed in ``run.json`` under
-        ``starts`` as it begins: when, the steps it trained (in every stage,
-        counted from the stages' checkpoints and models), its training and
-        total wall time, and its outcome (``running``, ``finished`` or
-        ``interrupted``). ``wall_s`` and ``total_s`` of the record add up
-        every start. A Ctrl-C raises :class:`Interrupted`.
+        ``starts`` as it begins: when, the steps done before it
+        (``from_step``) and those it trained (in every stage, counted from
+        the stages' checkpoints and models), its training and total wall
+        time, and its outcome: ``running``, then ``finished`` or
+        ``interrupted`` (Ctrl-C), or ``killed`` when the next start finds it
+        still running (its steps are those its checkpoints kept, its times
+        unknown). ``wall_s`` and ``total_s`` of the record add up every
+        start. A Ctrl-C raises :class:`Interrupted`.
         """
         started = time.perf_counter()
+        before = self._steps_done()
+        done = sum(before.values())
+        starts = self.record.setdefault("starts", [])
+        for earlier in starts:
+            if earlier["outcome"] == "running":  # it never ended: killed
+                earlier.update(outcome="killed", steps=done - earlier["from_step"])
         start: dict[str, Any] = {
             "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            "outcome": "running", "steps": 0, "train_s": 0.0, "wall_s": 0.0}
-        self.record.setdefault("starts", []).append(start)
-        before = self._steps_done()
+            "outcome": "running", "from_step": done, "steps": 0, "train_s": None,
+            "wall_s": None}
+        starts.append(start)
         self._write_record()
         models: dict[str, Path] = {}
         trained: float | None = None  # seconds the stages took
@@ -257,8 +266,8 @@ class Run:
         start.update(steps=sum(after[k] - before[k] for k in after), outcome=outcome,
                      train_s=round(train_s, 1), wall_s=round(time.perf_counter() - started, 1))
         starts = self.record["starts"]
-        self.record["wall_s"] = round(sum(s["train_s"] for s in starts), 1)
-        self.record["total_s"] = round(sum(s["wall_s"] for s in starts), 1)
+        self.record["wall_s"] = round(sum(s["train_s"] or 0.0 for s in starts), 1)
+        self.record["total_s"] = round(sum(s["wall_s"] or 0.0 for s in starts), 1)
 
     def _write_record(self) -> None:
         """Write ``run.json`` aside, then rename it (a Ctrl-C never leaves half a file)."""
