@@ -50,7 +50,6 @@ a hand's scoring and its special forms live in :mod:`envs.hands`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, Final
 
 import numpy as np
@@ -175,14 +174,20 @@ class Engine:
         set_state(self, state)
 
     # ------------------------------------------------------------------ reset
-    def reset(self, seed: int | np.integer | None = None,
-              deck: Sequence[str] | Sequence[int] | None = None,
-              bank: int | np.integer | None = None, chips: Sequence[int] | None = None) -> None:
+    def reset(self, seed: object = None, deck: object = None, bank: object = None,
+              chips: object = None) -> None:
         """Start an episode.
 
         ``deck`` puts those cards on top of the shoe in that draw order for the
         first hand (the rest follows, shuffled by the seed); ``bank`` fixes the
         first bank (no high card, draw or auction); ``chips`` sets the stacks.
+
+        Every argument is checked before anything changes, a bad one raising a
+        ``ValueError`` that names it: a seed is a non-negative integer, ``deck``
+        card names or codes, ``bank`` a seat, ``chips`` one non-negative integer
+        per seat (Python or numpy integers; never a bool or a float). They are
+        typed ``object`` so that the compiled core (:mod:`envs._native`), which
+        enforces annotations on entry, reaches the same checks.
 
         Seeding follows Gymnasium's convention: ``seed`` starts the episode's
         generator and a stream of seeds for later episodes; ``seed=None``
@@ -191,6 +196,11 @@ class Engine:
         draws from the OS. Every episode's seed is in its event log (replay).
         """
         r = self._switches
+        n = self.num_seats
+        seed = _checked_seed(seed)
+        stacks = None if chips is None else _checked_chips(chips, n)
+        given_bank = None if bank is None else _checked_bank(bank, n)
+        stacked = self._parse_deck(deck)
         if seed is None:
             if self._seeds is None:
                 self._seeds = np.random.default_rng()
@@ -200,22 +210,9 @@ class Engine:
             self.rng = np.random.default_rng(seed)  # checks the seed first
             self._seeds = np.random.default_rng(np.random.SeedSequence(int(seed)).spawn(1)[0])
         self.seed = seed
-        n = self.num_seats
-        if chips is None:
-            self.chips = [r.starting_chips] * n
-        else:
-            chips = list(chips)
-            if len(chips) != n or any(isinstance(c, bool) or not isinstance(c, (int, np.integer))
-                                      or c < 0 for c in chips):
-                raise ValueError(f"chips={chips!r} must be {n} non-negative integers, "
-                                 f"one per seat")
-            self.chips = [int(c) for c in chips]
-        if bank is not None and (isinstance(bank, bool) or not isinstance(bank, (int, np.integer))
-                                 or not 0 <= bank < n):
-            raise ValueError(f"bank={bank!r} is not a seat; seats are 0..{n - 1}")
-        stacked = self._parse_deck(deck)
+        self.chips = [r.starting_chips] * n if stacks is None else stacks
         self.events = [("reset", seed, None if deck is None else [card_name(c) for c in stacked],
-                        bank, None if chips is None else list(self.chips))]
+                        given_bank, None if stacks is None else list(stacks))]
         self.jackpot = 0
         self.hands_played = 0
         self.refused = [False] * n
@@ -246,9 +243,9 @@ class Engine:
         self.bank = -1  # nobody holds the bank before the first one is chosen
         self.bank_streak = 0
         self._stacked = stacked
-        if bank is not None:
-            self._log("first_bank", int(bank), "given")
-            self._open_first_hand(int(bank))
+        if given_bank is not None:
+            self._log("first_bank", given_bank, "given")
+            self._open_first_hand(given_bank)
         elif r.first_bank == "auction":
             self.phase = AUCTION
             self.actor = 0
@@ -263,14 +260,18 @@ class Engine:
             return
         self._start_hand()
 
-    def _parse_deck(self, deck: Sequence[str] | Sequence[int] | None) -> list[int]:
+    def _parse_deck(self, deck: object) -> list[int]:
+        """The cards of ``reset``'s ``deck``: a string of names, or a list of names or codes."""
         if deck is None:
             return []
         if isinstance(deck, str):
             cards = parse_cards(deck)
+        elif isinstance(deck, (list, tuple, np.ndarray)):
+            items: list[object] = list(deck)
+            cards = [_count(c) if _is_integer(c) else parse_card(c) for c in items]
         else:
-            cards = [int(c) if isinstance(c, (int, np.integer)) and not isinstance(c, bool)
-                     else parse_card(c) for c in deck]
+            raise ValueError(f"deck={deck!r} must be card names such as '7o Rc' or a list of "
+                             f"names or codes 0..{DECK_SIZE - 1}")
         for c in cards:
             if not 0 <= c < DECK_SIZE:
                 raise ValueError(f"deck card code {c!r} is not in 0..{DECK_SIZE - 1}")
@@ -329,18 +330,23 @@ class Engine:
             self._mask = mask
         return mask
 
-    def step(self, action: int | np.integer) -> None:
-        """Apply the action of the seat to act, then play on to the next decision."""
+    def step(self, action: object) -> None:
+        """Apply the action of the seat to act, then play on to the next decision.
+
+        ``action`` is an index of the layout, a Python or numpy integer. Anything
+        else (a bool, a float) is refused like an illegal action, naming it;
+        typed ``object`` so that the compiled core reaches the same check.
+        """
+        index = action if type(action) is int else _count(action)
         legal = self.legal_actions()
-        if action not in legal:
+        if index not in legal:
             names = self.layout.names
-            what = names[action] if isinstance(action, (int, np.integer)) and \
-                0 <= action < len(names) else repr(action)
+            what = names[index] if 0 <= index < len(names) else "not an action index"
             raise IllegalActionError(
                 f"action {action!r} ({what}) is not legal for seat {self.actor} in phase "
                 f"{PHASE_NAMES[self.phase]}; legal: "
                 + ", ".join(f"{a} ({names[a]})" for a in legal))
-        action = int(action)
+        action = index
         self.rewarded = False
         self.pending_rewards = self._zero_rewards
         self._log("action", self.actor, self.layout.names[action])
@@ -1254,6 +1260,45 @@ class Engine:
 
     def _log(self, *event: Any) -> None:
         self.events.append(event)
+
+
+def _is_integer(value: object) -> bool:
+    """True for a Python or numpy integer that is not a bool."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def _count(value: object) -> int:
+    """``value`` as a Python int if it is a non-negative integer (:func:`_is_integer`), else -1."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        return -1
+    return max(int(value), -1)
+
+
+def _checked_seed(seed: object) -> int | None:
+    """``reset``'s seed as a Python int (None stays None); a ``ValueError`` names a bad one."""
+    if seed is None:
+        return None
+    value = _count(seed)
+    if value < 0:
+        raise ValueError(f"seed={seed!r} must be a non-negative integer or None")
+    return value
+
+
+def _checked_chips(chips: object, n: int) -> list[int]:
+    """``reset``'s stacks: exactly ``n`` non-negative integers, as Python ints."""
+    items: list[object] = list(chips) if isinstance(chips, (list, tuple, np.ndarray)) else []
+    stacks = [_count(c) for c in items]
+    if len(stacks) != n or min(stacks) < 0:
+        raise ValueError(f"chips={chips!r} must be {n} non-negative integers, one per seat")
+    return stacks
+
+
+def _checked_bank(bank: object, n: int) -> int:
+    """``reset``'s first bank: a seat ``0..n-1``, as a Python int."""
+    seat = _count(bank)
+    if not 0 <= seat < n:
+        raise ValueError(f"bank={bank!r} is not a seat; seats are 0..{n - 1}")
+    return seat
 
 
 def _abrirse_limit(players: int) -> int:

@@ -119,6 +119,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import operator
 import re
 import sys
 import textwrap
@@ -418,14 +419,18 @@ class Rules:
         return min(MAX_SEATS, SEATS_PER_DECK * self.decks)
 
     def check_seats(self, num_seats: object) -> int:
-        """``num_seats`` if a table of that many seats can play these rules.
+        """``num_seats`` as a Python int, if a table of that many seats can play these rules.
 
-        A ``ValueError`` names the value and the range allowed with this
-        many decks, and how many decks a larger table needs (RULES.md §2).
+        An integer (Python or numpy, not a bool) is required. A ``ValueError``
+        names the value and the range allowed with this many decks, and how
+        many decks a larger table needs (RULES.md §2).
         """
         top = self.max_seats
-        if (isinstance(num_seats, bool) or not isinstance(num_seats, int)
-                or not MIN_SEATS <= num_seats <= top):
+        try:
+            seats = -1 if isinstance(num_seats, bool) else operator.index(num_seats)
+        except TypeError:  # a float, a string: not a count
+            seats = -1
+        if not MIN_SEATS <= seats <= top:
             more = ""
             if top < MAX_SEATS:
                 decks = -(-MAX_SEATS // SEATS_PER_DECK)
@@ -433,7 +438,7 @@ class Rules:
                         f"seats need decks >= {decks} (RULES.md §2)")
             raise ValueError(f"num_seats={num_seats!r} is out of range; allowed: "
                              f"{MIN_SEATS}..{top} with decks={self.decks}{more}")
-        return num_seats
+        return seats
 
     @property
     def max_payout_multiple(self) -> int:

@@ -6,9 +6,11 @@ import dataclasses
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from envs import Engine, Rules, RulesError
+from envs import actions as A
 from envs import sette_e_mezzo_v0
 from envs.cards import (HALF_POINTS, RANK_CHARS, SEVEN_AND_HALF, card_name, format_cards,
                         format_half_points, high_card_key, parse_card, parse_cards)
@@ -672,3 +674,90 @@ def test_the_engine_reads_exactly_the_rules_switches(name):
         assert value == getattr(rules, field), field
     source = (Path(__file__).parents[1] / "envs" / "engine.py").read_text()
     assert "self.rules." not in source and "r = self.rules" not in source
+
+
+# ------------------------------------------- engine inputs, compiled or not
+# The compiled core (envs._native) enforces type annotations on entry, so a float where
+# an int is annotated raised a bare TypeError there while pure Python named the value.
+# These run on whichever build is in use: the same named ValueError either way.
+@pytest.mark.parametrize("options, named", [
+    ({"chips": [500.5, 10]}, "chips=[500.5, 10] must be 2 non-negative integers, one per seat"),
+    ({"chips": [True, 10]}, "chips=[True, 10] must be 2"),
+    ({"chips": [500, -1]}, "chips=[500, -1] must be 2"),
+    ({"chips": [500, 10, 5]}, "chips=[500, 10, 5] must be 2"),
+    ({"chips": 500}, "chips=500 must be 2"),
+    ({"chips": "ab"}, "chips='ab' must be 2"),
+    ({"chips": None, "bank": 1.0}, "bank=1.0 is not a seat; seats are 0..1"),
+    ({"bank": True}, "bank=True is not a seat"),
+    ({"bank": "1"}, "bank='1' is not a seat"),
+    ({"bank": 2}, "bank=2 is not a seat"),
+    ({"bank": -1}, "bank=-1 is not a seat"),
+    ({"seed": 1.5}, "seed=1.5 must be a non-negative integer or None"),
+    ({"seed": -3}, "seed=-3 must be a non-negative integer or None"),
+    ({"seed": "7"}, "seed='7' must be a non-negative integer or None"),
+    ({"seed": True}, "seed=True must be a non-negative integer or None"),
+    ({"deck": 5}, "deck=5 must be card names such as '7o Rc'"),
+    ({"deck": [1.5]}, "card 1.5 is not a two-character card name"),
+    ({"deck": [40]}, "deck card code 40 is not in 0..39"),
+])
+def test_bad_reset_inputs_raise_the_same_named_error_compiled_or_not(options, named):
+    engine = Engine("pagat", 2)
+    engine.reset(seed=1)
+    before = list(engine.events)
+    kwargs = {"seed": 0, **options}
+    with pytest.raises(ValueError) as info:
+        engine.reset(**kwargs)
+    assert type(info.value) is ValueError  # not a TypeError from an annotation
+    assert named in str(info.value)
+    assert engine.events == before  # nothing changed: every input is checked first
+    if options.get("chips") == [500.5, 10]:  # a numpy array of floats alike
+        with pytest.raises(ValueError, match=re.escape("must be 2 non-negative integers")):
+            engine.reset(seed=0, chips=np.array(options["chips"]))
+
+
+def test_numpy_integers_are_accepted_as_plain_ones():
+    plain, numpy_ = Engine("pagat", 3), Engine("pagat", np.int64(3))
+    assert type(numpy_.num_seats) is int and numpy_.num_seats == 3
+    plain.reset(seed=5, bank=2, chips=[100, 200, 300], deck=["Ro", 10, "5e"])
+    numpy_.reset(seed=np.int64(5), bank=np.int8(2), chips=np.array([100, 200, 300]),
+                 deck=np.array([9, 10, 24]))
+    assert numpy_.events == plain.events
+    assert numpy_.events[0] == ("reset", 5, ["Ro", "1c", "5e"], 2, [100, 200, 300])
+    assert all(type(c) is int for c in numpy_.chips) and type(numpy_.seed) is int
+    while not plain.over:
+        action = plain.legal_actions()[0]
+        plain.step(action)
+        numpy_.step(np.int64(action))
+    assert numpy_.events == plain.events
+
+
+@pytest.mark.parametrize("action", [1.0, True, np.float64(1.0), "1", None, 1.5])
+def test_step_refuses_anything_but_an_integer_index_naming_it(action):
+    from envs.engine import IllegalActionError
+
+    engine = Engine("pagat", 2)
+    engine.reset(seed=0, bank=1)
+    engine.step(engine.layout.bet(1))
+    assert A.HIT in engine.legal_actions()  # hit is legal, and 1.0 == True == hit's index
+    before = list(engine.events)
+    with pytest.raises(IllegalActionError) as info:
+        engine.step(action)
+    msg = str(info.value)
+    assert f"action {action!r} (not an action index) is not legal" in msg
+    assert "legal: 0 (stand), 1 (hit)" in msg
+    assert engine.events == before
+
+
+@pytest.mark.parametrize("args, named", [
+    (("pagat", 4.0), "num_seats=4.0 is out of range"),
+    (("pagat", True), "num_seats=True is out of range"),
+    (("pagat", "4"), "num_seats='4' is out of range"),
+    (("pagat", 4, 2.5), "max_hands=2.5 must be a positive integer or None"),
+    (("pagat", 4, True), "max_hands=True must be a positive integer or None"),
+    (("pagat", 4, 0), "max_hands=0 must be a positive integer or None"),
+    ((3, 4), "rules must be a preset name, a .toml path, a mapping or Rules, got int 3"),
+])
+def test_engine_constructor_errors_are_named_compiled_or_not(args, named):
+    with pytest.raises(ValueError) as info:
+        Engine(*args)
+    assert named in str(info.value)
