@@ -358,7 +358,8 @@ def test_rewards_at_settlement_catalan():
     before = [500, 400, 300, 200]
     _play_script(env, [
         ("player_1", BET_1), ("player_2", BET_1), ("player_3", BET_1),
-        ("player_1", HIT),    # 7o + So: a natural, the turn ends
+        ("player_1", HIT),    # 7o + So: a natural; undeclared, only stand is left (§8.7)
+        ("player_1", STAND),
         ("player_2", STAND),  # 6
         ("player_3", HIT),    # 5 + 6: bust
         ("player_0", HIT),    # bank 4 + 1 = 5
@@ -396,7 +397,8 @@ def test_rewards_at_settlement_spanish_with_raise_and_claim():
         ("player_1", STAND),
         ("player_2", BET_1),
         ("player_2", HIT),       # R + 3 = 3½
-        ("player_2", HIT),       # + 4 = 7½ with three cards: the turn ends
+        ("player_2", HIT),       # + 4 = 7½ with three cards: only stand is left (§8.7)
+        ("player_2", STAND),
         ("player_0", HIT),       # bank 5 + 2 = 7
     ])
     env.step(STAND)
@@ -465,7 +467,12 @@ def test_rewards_at_settlement_spanish_full_fusilar_and_side_bet():
     assert env.unwrapped.engine.chips == [910, 1040, 1050]
     assert env.rewards == {"player_0": -9.0, "player_1": 4.0, "player_2": 5.0}
     _check_rewards_are_chip_deltas(env, before)
-    # bank_sale: the bank may now sell the bank to the next seat, or keep it
+    # the winning fusilar 7½ has the right to the bank (RULES.md §8.3); waived, the
+    # bank may sell the bank to the next seat (bank_sale), or keep it
+    assert env.agent_selection == "player_1"
+    assert [names[a] for a in np.flatnonzero(env.observe("player_1")["action_mask"])] == [
+        "refuse_bank", "claim_bank"]
+    env.step(act("refuse_bank"))
     assert env.agent_selection == "player_0"
     assert [names[a] for a in np.flatnonzero(env.observe("player_0")["action_mask"])] == [
         "pass", "sell_bank"]
