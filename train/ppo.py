@@ -12,7 +12,8 @@ A *stage* trains one role — the player on ``sette/Player-v0`` or the bank on
 ``train_stage`` resumes by itself: with ``model.zip`` present the stage is
 done and skipped; otherwise the newest checkpoint is loaded and training goes
 on for the steps that remain (a run killed mid-stage loses at most
-``checkpoint_every`` steps). The environments are vectorised
+``checkpoint_every`` steps; a Ctrl-C loses none: the stage saves a checkpoint
+where it stopped, flushes TensorBoard and lets the interrupt go on). The environments are vectorised
 (:class:`~train.vec_env.ViewVecEnv` by default, or SB3's ``DummyVecEnv`` or
 ``SubprocVecEnv``), wrapped in ``VecMonitor`` for episode
 rewards and in :class:`EnvTimer`, which measures the share of the wall time
@@ -39,7 +40,8 @@ from typing import Any
 import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
-from stable_baselines3.common.callbacks import BaseCallback, CallbackList
+from stable_baselines3.common.callbacks import (BaseCallback, CallbackList,
+                                                ProgressBarCallback)
 from stable_baselines3.common.vec_env import (DummyVecEnv, SubprocVecEnv, VecEnv,
                                               VecEnvWrapper, VecMonitor)
 
@@ -280,24 +282,51 @@ def train_stage(stage_dir: Path, role: str, config: TrainConfig,
         model = new_model(env, ppo, stage_dir, seed)
     remaining = max(timesteps - done_steps, 0)
     callback = StageCallback(stage_dir, role, config, baselines, table_players, env)
+    bar = ProgressBarCallback() if config.run.progress_bar else None
     started = time.perf_counter()
-    model.learn(total_timesteps=remaining, callback=CallbackList([callback]),
-                reset_num_timesteps=checkpoint is None, tb_log_name=role,
-                progress_bar=config.run.progress_bar)
-    wall = time.perf_counter() - started
-    final_eval = callback.evaluate()
+    try:
+        model.learn(total_timesteps=remaining,
+                    callback=CallbackList([callback] + ([bar] if bar is not None else [])),
+                    reset_num_timesteps=checkpoint is None, tb_log_name=role)
+        wall = time.perf_counter() - started
+        final_eval = callback.evaluate()
+    except KeyboardInterrupt:
+        _stop(model, stage_dir, role, config, env, done_steps, bar)
+        raise
     model.logger.dump(model.num_timesteps)
     save_model(model, model_file, model_info(model, role, config))
     env.close()
     share = env.seconds / max(wall, 1e-9)
+    ran = int(model.num_timesteps) - done_steps
     record = {"role": role, "timesteps": int(model.num_timesteps), "wall_s": round(wall, 1),
               "env_seconds": round(env.seconds, 1), "env_share": round(share, 3),
-              "steps_per_s": round(remaining / max(wall, 1e-9), 1), "eval": final_eval}
+              "steps_this_start": ran, "steps_per_s": round(ran / max(wall, 1e-9), 1),
+              "eval": final_eval}
     (stage_dir / "stage.json").write_text(json.dumps(record, indent=2) + "\n")
-    log(f"  {stage_dir.name}: {model.num_timesteps} steps in {wall:.0f}s "
+    resumed = f" ({ran} since this start)" if done_steps else ""
+    log(f"  {stage_dir.name}: {model.num_timesteps} steps{resumed} in {wall:.0f}s "
         f"({record['steps_per_s']:.0f} steps/s, {share:.0%} of it in the environment); "
         + ", ".join(f"EV vs {k} {v:+.3f}" for k, v in final_eval.items()))
     return model_file
+
+
+def _stop(model: MaskablePPO, stage_dir: Path, role: str, config: TrainConfig,
+          env: VecEnv, done_steps: int, bar: ProgressBarCallback | None) -> None:
+    """After a Ctrl-C: close the progress bar, keep the steps run as a checkpoint,
+    flush TensorBoard, close the envs."""
+    if bar is not None and hasattr(bar, "pbar"):  # the bar exists once training started
+        bar.pbar.close()
+    if model.num_timesteps > done_steps:
+        save_checkpoint(model, stage_dir, model.num_timesteps,
+                        model_info(model, role, config))
+    try:
+        logger = model.logger  # made by learn(); absent if stopped before it began
+    except AttributeError:
+        logger = None
+    if logger is not None:
+        logger.dump(model.num_timesteps)
+        logger.close()
+    env.close()
 
 
 def seeds_for(seed: int, count: int) -> Sequence[int]:
