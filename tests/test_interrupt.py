@@ -61,7 +61,12 @@ def test_ctrl_c_prints_one_line_exits_130_and_the_run_resumes(tmp_path: Path, ca
     steps, saved, command = int(match[1]), Path(match[2]), match[3]
     assert command == f"sette train --resume {shlex.quote(str(run))}"
     assert saved == checkpoints / f"ckpt_{steps}_steps.zip" and saved.is_file()
-    assert list((run / "player" / "tensorboard").rglob("events.out.tfevents.*"))
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    [events] = (run / "player" / "tensorboard").rglob("events.out.tfevents.*")
+    board = EventAccumulator(str(events))
+    board.Reload()  # the closed writer left a file TensorBoard reads to its end
+    assert "time/env_share" in board.Tags()["scalars"]
     first = json.loads((run / "run.json").read_text())["starts"]
     assert [(s["outcome"], s["steps"]) for s in first] == [("interrupted", steps)]
 
