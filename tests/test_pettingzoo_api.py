@@ -248,7 +248,7 @@ def test_illegal_action_on_raw_env_raises_naming_action_and_legal_ones():
 def test_out_of_layout_action_on_raw_env_raises_value_error():
     raw = sette_e_mezzo_v0.raw_env(rules="pagat", num_seats=2)
     raw.reset(seed=0, options={"bank": 1})
-    with pytest.raises(ValueError, match=r"action 99 \(99\) is not legal"):
+    with pytest.raises(ValueError, match=r"action 99 \(not an action index\) is not legal"):
         raw.step(99)
 
 
