@@ -494,7 +494,11 @@ def _allowed(f: dataclasses.Field) -> str:
         names = [_toml_value(c) for c in meta["choices"]]
         return f"{', '.join(names[:-1])} or {names[-1]}"
     if f.name == "bet_ladder":
-        return "increasing multiples of min_bet"
+        return "increasing multiples of min_bet, the top one x min_bet <= max_bet"
+    if f.name == "max_bet":
+        return ">= min_bet"
+    if f.name == "starting_chips":
+        return ">= bet_ladder[0] x min_bet + jackpot_ante"
     if f.name == "wild_card":
         return '"none" or a figure such as "Ro"'
     if isinstance(f.default, bool):

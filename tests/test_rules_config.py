@@ -329,7 +329,8 @@ def test_sette_rules_of_a_file_prints_its_changes(tmp_path, capsys):
     text = capsys.readouterr().out
     assert max(len(line) for line in text.splitlines()) <= 100
     assert "decks = 2  # §1; 1..8; spanish has 1" in text.splitlines()
-    assert "# §2; increasing multiples of min_bet; spanish has [1, 2, 5, 10]" in text
+    assert ("# §2; increasing multiples of min_bet, the top one x min_bet <= max_bet; spanish "
+            "has [1, 2, 5, 10]") in text
     data = tomllib.loads(text)
     assert data["preset"] == "spanish"
     assert Rules.resolve(data) == Rules.from_toml(path)
