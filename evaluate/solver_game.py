@@ -485,6 +485,8 @@ class HeadsUpGame:
             return out
         hand = self.ms.add[up][h]
         out = [(A.STAND, [Outcome(1.0, "end", view=View(up, 1, STOOD, s), hand=hand)])]
+        if self.ms.total[hand] == SEVEN_AND_HALF:
+            return out  # an undeclared 7½ is left only stand (RULES.md §4.5, §8.7)
         left, n = self.remaining(hand)
         if n >= 2:  # one card stays for the bank's face-down card
             out.append((A.HIT, self._draws(h, up, hand, left, n, s, reveal=False)))
@@ -515,11 +517,10 @@ class HeadsUpGame:
                 out.append(Outcome(p, "bust"))
                 continue
             new_h, new_up = (c, add[up][h]) if reveal else (h, add[up][c])
-            if self.ms.total[new_hand] == SEVEN_AND_HALF:
-                # RULES.md §4.5: the turn ends; declared hands are shown.
-                view = (View(new_hand, 0, DECLARED, s) if declare
-                        else View(new_up, 1, STOOD, s))
-                out.append(Outcome(p, "end", view=view, hand=new_hand))
+            if declare and self.ms.total[new_hand] == SEVEN_AND_HALF:
+                # RULES.md §4.5: the turn ends and the declared hand is shown.
+                out.append(Outcome(p, "end", view=View(new_hand, 0, DECLARED, s),
+                                   hand=new_hand))
             else:
                 out.append(Outcome(p, "node", (PLAY, new_h, new_up, s, False)))
         return out

@@ -372,6 +372,7 @@ class EngineObservations:
         if view.status == DECLARED:
             ranks = self._ranks(view.up)
             finish: list[int] = []
+            final = "never"
         else:
             hand = _view_hands(g, view, bank)[0][0]
             up = self._ranks(view.up)
@@ -379,13 +380,13 @@ class EngineObservations:
             for rank in up:
                 hidden.remove(rank)
             ranks = hidden + up
-            finish = [] if g.ms.total[hand] == SEVEN_AND_HALF else [A.STAND]
+            finish = [A.STAND]  # an undeclared 7½ stands too (RULES.md §8.7), never raises
+            final = "never" if g.ms.total[hand] == SEVEN_AND_HALF else "maybe"
         bank_ranks = self._ranks(bank)
         names = self._cards(ranks + bank_ranks)
         player, banks = names[:len(ranks)], names[len(ranks):]
         deck = [player[0], banks[0]] + player[1:] + banks[1:]
-        self._play(deck, len(player) - 1, len(banks) - 1, view.stake,
-                   "maybe" if finish else "never", finish)
+        self._play(deck, len(player) - 1, len(banks) - 1, view.stake, final, finish)
         return self._observe(1, legal, (view, bank))
 
     def _spare(self, ranks: list[int]) -> int:
@@ -454,7 +455,9 @@ class StrategyAgent(Agent):
             return "player", (BET, h, up, 0, False)
         r = g.rules
         room = min(r.max_bet - s * r.min_bet, g.player_chips - s * r.min_bet)
+        seven_and_half = h >= 0 and g.ms.total[g.ms.add[up][h]] == SEVEN_AND_HALF
         raised = (r.bet_raise and g.stakes == "free" and r.bet_ladder[0] * r.min_bet <= room
+                  and not seven_and_half  # only stand is left there (RULES.md §8.7)
                   and not mask[g.layout.raise_start:].any())
         return "player", (PLAY, h, up, s, bool(raised))
 
