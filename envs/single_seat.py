@@ -66,6 +66,7 @@ episodes repeat exactly.
 from __future__ import annotations
 
 import importlib
+import operator
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -268,7 +269,21 @@ class SingleSeatEnv(gym.Env):
         return play.observation(), play.info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        return self._play.step(int(action))
+        return self._play.step(self._action_index(action))
+
+    def _action_index(self, action: Any) -> int:
+        """``action`` as an index: an int, a numpy integer or a 0-d integer array.
+
+        A float or a bool is refused by name rather than rounded, as the engine
+        refuses them: ``1.5`` is no action.
+        """
+        if not isinstance(action, (bool, np.bool_)):
+            try:
+                return operator.index(action)
+            except TypeError:
+                pass
+        raise ValueError(f"action {action!r} is not an action index; actions are the integers "
+                         f"0..{self.action_space.n - 1} (get_action_meanings() names them)")
 
     def action_masks(self) -> np.ndarray:
         """Legal actions of the learner now, as booleans (sb3-contrib's MaskablePPO)."""

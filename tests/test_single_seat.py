@@ -249,3 +249,21 @@ def test_module_form_id_takes_any_spec_in_a_fresh_interpreter(view_id: str, spec
                           timeout=120, cwd=os.path.dirname(os.path.dirname(__file__)))
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "ok"
+
+
+@pytest.mark.parametrize("bad", [1.5, 1.0, True, "1", None])
+def test_a_view_refuses_an_action_that_is_not_an_index(bad):
+    env = envs.single_seat.PlayerEnv(rules="catalan", num_seats=2)
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="not an action index"):
+        env.step(bad)
+
+
+def test_a_view_takes_numpy_integers_as_actions():
+    env = envs.single_seat.PlayerEnv(rules="catalan", num_seats=2)
+    obs, info = env.reset(seed=0)
+    action = int(np.flatnonzero(info["action_mask"])[0])
+    for value in (np.int64(action), np.array(action)):
+        env.reset(seed=0)
+        _, _, _, _, step_info = env.step(value)
+        assert "illegal_action" not in step_info
