@@ -24,6 +24,7 @@ from typing import Any, Callable
 from envs.rules import MAX_SEATS, MIN_SEATS, PRESETS, SEATS_PER_DECK
 from evaluate.tournament import (Progress, TournamentConfig, group_entrants, parse_entrant,
                                  run_tournament, unique_labels)
+from evaluate.variants import DEFAULT_BASELINES
 
 
 def _positive(text: str) -> int:
@@ -61,9 +62,9 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--group", nargs="+", action="append", default=[], metavar="NAME SPEC",
                    help="NAME then the specs of one method's training seeds")
     p.add_argument("--rules", default="catalan", help="preset name or rules .toml file")
-    p.add_argument("--seats", type=int, default=4,
+    p.add_argument("--seats", type=int, default=2,
                    help=f"number of seats, {MIN_SEATS}..{MAX_SEATS} (more than {SEATS_PER_DECK} "
-                        f"need decks >= 2; default 4)")
+                        f"need decks >= 2; default 2, as sette train)")
     p.add_argument("--hands", type=_positive, default=2000,
                    help="hands dealt per arrangement (default 2000)")
     p.add_argument("--table-hands", type=_positive, default=10,
@@ -77,11 +78,16 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
 
     v = subparsers.add_parser(
         "variants", parents=[common],
-        help="the bank's edge per rule preset under baseline (and learned) play")
+        help="the bank's edge per rule preset under baseline (and learned) play",
+        description="The bank's edge per rule preset. Each baseline is a line of play every "
+                    "seat follows; a row names the rules that act only when a seat chooses "
+                    "them (double, split, Mort, raises…) that a line of play never chose.")
     v.add_argument("--rules", nargs="+", default=list(PRESETS), metavar="RULES",
                    help="presets or rules files (default: every preset)")
-    v.add_argument("--baseline", default="threshold:5.5",
-                   help="spec every seat plays, or PLAYER|BANK (default threshold:5.5)")
+    v.add_argument("--baselines", "--baseline", nargs="+", default=list(DEFAULT_BASELINES),
+                   metavar="SPEC", help="lines of play, each a spec every seat plays or "
+                                        "PLAYER|BANK (default: " + " ".join(DEFAULT_BASELINES)
+                                        + ")")
     v.add_argument("--seats", type=int, nargs="+", default=[2, 4],
                    help="seat counts to simulate (default 2 4)")
     v.add_argument("--hands", type=_positive, default=20000,
@@ -105,8 +111,10 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                    help="leave out the rule-variant table")
     r.add_argument("--variant-hands", type=_positive, default=4000,
                    help="hands per preset and seat count in the variant table (default 4000)")
-    r.add_argument("--variant-baseline", default="threshold:5.5",
-                   help="baseline play of the variant table (default threshold:5.5)")
+    r.add_argument("--variant-baselines", "--variant-baseline", nargs="+",
+                   default=list(DEFAULT_BASELINES), metavar="SPEC",
+                   help="lines of play of the variant table (default: "
+                        + " ".join(DEFAULT_BASELINES) + ")")
     r.add_argument("--presets", nargs="+", default=list(PRESETS), metavar="RULES",
                    help="rule sets of the variant table (default: every preset)")
     r.add_argument("--best-response", nargs="+", choices=("player", "bank"),
@@ -176,16 +184,16 @@ def _variants(args: argparse.Namespace) -> int:
     for path in args.run:
         run = read_run(path)
         if "learned" not in run.models:
-            raise ValueError(f"{str(path)!r} holds no finished player and bank models "
+            raise ValueError(f"{str(path)!r} holds no finished player or bank model "
                              f"(player/model.zip, bank/model.zip)")
-        learned.append(LearnedPlay(f"learned {run.name}", run.models["learned"], run.rules,
-                                   run.num_seats))
-    rows = variant_table(args.rules, args.baseline, args.seats, args.hands, args.seed,
+        learned.append(LearnedPlay(f"{run.label('learned')} {run.name}", run.models["learned"],
+                                   run.rules, run.num_seats))
+    rows = variant_table(args.rules, args.baselines, args.seats, args.hands, args.seed,
                          learned=learned, progress=_progress(args))
     if args.json:
         print(json.dumps(variant_data(rows), indent=1))
     else:
-        print(variant_markdown(rows, args.baseline, args.hands, args.seed))
+        print(variant_markdown(rows, args.hands, args.seed))
     return 0
 
 
@@ -193,7 +201,8 @@ def _report(args: argparse.Namespace) -> int:
     from evaluate.report import ReportOptions, write_report
 
     options = ReportOptions(args.hands, args.seed, tuple(args.baselines), args.variants,
-                            args.variant_hands, tuple(args.presets), args.variant_baseline,
+                            args.variant_hands, tuple(args.presets),
+                            tuple(args.variant_baselines),
                             args.workers, tuple(dict.fromkeys(args.best_response)),
                             args.br_bank, args.br_player)
     log = (lambda message: print(message, file=sys.stderr))

@@ -4,7 +4,11 @@ For the runs given (folders made by ``sette train``) the report holds:
 
 * a **tournament** per table (rules, seats) of the runs' learned players and
   banks (each run's pair as one seat: ``PLAYER|BANK``) against the
-  baselines, every agent in every seat on the same deals
+  baselines, every agent in every seat on the same deals. A run that holds
+  only one of the two (``sette train player``, or a run stopped after its
+  player stage) still has its model compared: the other role of its seat is
+  played by a stand-in (:data:`STAND_INS`), and the label says so
+  (``learned player|reader``)
   (:mod:`evaluate.tournament`), with EV per hand and role, rates and paired
   differences; several runs of one table are training seeds of one method
   and are also summarised by IQM and probability of improvement;
@@ -43,15 +47,18 @@ else:  # pragma: no cover - Python 3.10
 from envs.rules import PRESETS, Rules
 from evaluate import plots, strategy
 from evaluate.exact import BestResponseRow, ExactUnavailable, best_response_row
-from evaluate.tournament import (Entrant, TournamentConfig, TournamentResult, build_agents,
-                                 make_entrant_agent, md_code, resolve_spec, role_policy,
-                                 run_tournament)
+from evaluate.tournament import (ROLES, Entrant, TournamentConfig, TournamentResult,
+                                 build_agents, make_entrant_agent, md_code, resolve_spec,
+                                 role_policy, run_tournament)
+from evaluate.variants import DEFAULT_BASELINES as DEFAULT_VARIANT_BASELINES
 from evaluate.variants import LearnedPlay, variant_data, variant_markdown, variant_table
 
 RUN_FILE, CONFIG_FILE, MODEL_FILE = "run.json", "config.toml", "model.zip"
 MODEL_STAGES = {"learned": ("player", "bank"),
                 "self-play": ("selfplay/player", "selfplay/bank")}
 """Learned seats a run may hold: name -> (player stage, bank stage) folders."""
+STAND_INS = {"player": "careful", "bank": "reader"}
+"""Who plays the role a run has no model for, beside the model it has."""
 DEFAULT_BASELINES = ("threshold:5.5", "careful")
 PACKAGES = ("sette-e-mezzo", "numpy", "gymnasium", "pettingzoo", "matplotlib", "tensorboard",
             "torch", "stable-baselines3", "sb3-contrib", "scipy")
@@ -65,7 +72,19 @@ class RunInfo:
     config: dict[str, Any]
     record: dict[str, Any]
     models: dict[str, str] = field(default_factory=dict)
-    """Learned seat name -> ``PLAYER|BANK`` spec of its two models."""
+    """Learned seat name -> ``PLAYER|BANK`` spec: its models, a stand-in for a missing one."""
+    learned: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Learned seat name -> the roles it has a model for (``("player", "bank")`` or one)."""
+
+    def label(self, name: str) -> str:
+        """The table label of a learned seat: ``learned``, or ``learned player|reader``
+        when a stand-in plays the role it has no model for."""
+        roles = self.learned[name]
+        if len(roles) == 2:
+            return name
+        if roles == ("player",):
+            return f"{name} player|{STAND_INS['bank']}"
+        return f"{STAND_INS['player']}|{name} bank"
 
     @property
     def name(self) -> str:
@@ -107,18 +126,26 @@ def read_run(path: str | Path) -> RunInfo:
         raise ValueError(f"{str(path)!r}: cannot read its {CONFIG_FILE} or {RUN_FILE}: "
                          f"{exc}") from None
     info = RunInfo(path, config, record)
-    found: list[list[Path]] = []
-    for name, (player, bank) in MODEL_STAGES.items():
-        files = [path / stage / MODEL_FILE for stage in (player, bank)]
-        if not all(f.is_file() for f in files):
+    found: list[list[Path | None]] = []
+    for name, stages in MODEL_STAGES.items():
+        files = [path / stage / MODEL_FILE for stage in stages]
+        present: list[Path | None] = [f if f.is_file() else None for f in files]
+        if not any(present):
             continue
         # Self-play of 0 rounds copies the stage models: the same seat twice, shown once.
-        if any(all(filecmp.cmp(a, b, shallow=False) for a, b in zip(files, other))
-               for other in found):
+        if any(_same_models(present, other) for other in found):
             continue
-        found.append(files)
-        info.models[name] = "|".join(f"model:{f}" for f in files)
+        found.append(present)
+        info.learned[name] = tuple(role for role, f in zip(ROLES, present) if f)
+        info.models[name] = "|".join(f"model:{f}" if f else STAND_INS[role]
+                                     for role, f in zip(ROLES, present))
     return info
+
+
+def _same_models(a: Sequence[Path | None], b: Sequence[Path | None]) -> bool:
+    """Whether two stages' model files (``None``: absent) are the same, role by role."""
+    return all(x is None and y is None or x is not None and y is not None
+               and filecmp.cmp(x, y, shallow=False) for x, y in zip(a, b))
 
 
 def package_versions(packages: Sequence[str] = PACKAGES) -> dict[str, str]:
@@ -142,7 +169,7 @@ class ReportOptions:
     variants: bool = True
     variant_hands: int = 4000
     presets: tuple[str, ...] = tuple(PRESETS)
-    variant_baseline: str = "threshold:5.5"
+    variant_baselines: tuple[str, ...] = DEFAULT_VARIANT_BASELINES
     workers: int = 1
     best_response: tuple[str, ...] = ("player",)
     """Learned roles compared with the exact best response (heads-up runs). The solver
@@ -166,7 +193,8 @@ class ReportOptions:
             argv.append("--no-best-response")
         if self.variants:
             argv += ["--variant-hands", str(self.variant_hands),
-                     "--variant-baseline", self.variant_baseline, "--presets", *self.presets]
+                     "--variant-baselines", *self.variant_baselines,
+                     "--presets", *self.presets]
         else:
             argv.append("--no-variants")
         return shlex.join(argv)
@@ -206,12 +234,16 @@ def _entrants(runs: Sequence[RunInfo], baselines: Sequence[str]) -> list[Entrant
     """Baselines, then each learned seat: a group of seeds when several runs have it."""
     entrants = [Entrant(spec, resolve_spec(spec)) for spec in baselines]
     for name in MODEL_STAGES:
-        having = [run for run in runs if name in run.models]
-        if len(having) == 1:
-            entrants.append(Entrant(name, having[0].models[name]))
-        else:
-            entrants += [Entrant(f"{name}[{i}]", run.models[name], name)
-                         for i, run in enumerate(having)]
+        having: dict[str, list[RunInfo]] = {}
+        for run in runs:
+            if name in run.models:
+                having.setdefault(run.label(name), []).append(run)
+        for label, group in having.items():
+            if len(group) == 1:
+                entrants.append(Entrant(label, group[0].models[name]))
+            else:
+                entrants += [Entrant(f"{label}[{i}]", run.models[name], label)
+                             for i, run in enumerate(group)]
     return entrants
 
 
@@ -222,10 +254,14 @@ def _best_response_rows(run: RunInfo, rules: str, options: ReportOptions, writer
     if "learned" not in run.models:
         writer.add("*Learned vs exact best response: skipped — no learned models.*", "")
         return rows
-    specs = dict(zip(("player", "bank"), run.models["learned"].split("|")))
+    specs = dict(zip(ROLES, run.models["learned"].split("|")))
     resolved = Rules.resolve(rules)
     opponents = {"player": options.br_bank, "bank": options.br_player}
     for role in options.best_response:
+        if role not in run.learned["learned"]:
+            writer.add(f"*Learned {role} vs exact best response: skipped — {run.name} has "
+                       f"no learned {role}.*", "")
+            continue
         policy = make_entrant_agent(specs[role], resolved)
         try:  # the opponent goes as its spec: the solver plays scripted specs directly
             rows.append(best_response_row(rules, role, f"learned {role}", policy,
@@ -265,8 +301,16 @@ def write_report(run_dirs: Sequence[str | Path], out: str | Path,
         w.add(f"## {md_code(rules)}, {seats} seats", "")
         entrants = _entrants(group, options.baselines)
         if not any(run.models for run in group):
-            w.add("*No learned models found in these runs (a finished run holds "
-                  "player/model.zip and bank/model.zip); only the baselines are compared.*", "")
+            w.add("*No learned models found in these runs (a run holds player/model.zip "
+                  "once its player stage is done, bank/model.zip once its bank stage is); "
+                  "only the baselines are compared.*", "")
+        for run in group:
+            for name, roles in run.learned.items():
+                if len(roles) == 1:
+                    other = "bank" if roles == ("player",) else "player"
+                    w.add(f"*{run.name} has a learned {roles[0]} ({name}) but no learned "
+                          f"{other}: its seat plays the {other} as {md_code(STAND_INS[other])}"
+                          f".*", "")
         w.add("| agent | spec |", "|---|---|")
         w.add(*(f"| {md_code(e.label)} | {md_code(e.spec)} |" for e in entrants))
         w.add("")
@@ -307,16 +351,15 @@ def write_report(run_dirs: Sequence[str | Path], out: str | Path,
                 w.figure(f"best-response{suffix}.png", "Learned vs exact best response",
                          lambda p, rows=rows: plots.plot_best_response(rows, p))
         if "learned" in group[0].models:
-            learned_play.append(LearnedPlay(f"learned {group[0].name}",
+            learned_play.append(LearnedPlay(f"{group[0].label('learned')} {group[0].name}",
                                             group[0].models["learned"], rules, seats))
         w.data["tables"].append(table_data)
     if options.variants:
         w.add("## Rule variants: the bank's edge", "")
-        variant_rows = variant_table(options.presets, options.variant_baseline, (2, 4),
+        variant_rows = variant_table(options.presets, options.variant_baselines, (2, 4),
                                      options.variant_hands, options.seed, learned=learned_play,
                                      progress=progress)
-        w.add(variant_markdown(variant_rows, options.variant_baseline, options.variant_hands,
-                               options.seed), "")
+        w.add(variant_markdown(variant_rows, options.variant_hands, options.seed), "")
         w.data["variants"] = variant_data(variant_rows)
     _settings_section(w, runs)
     (out / "report.json").write_text(json.dumps(w.data, indent=1, sort_keys=True) + "\n",

@@ -1,11 +1,14 @@
 """The bank's edge per rule variant: what a designer changes by picking a preset.
 
 For every rule set the table gives the bank's profit per player hand (units
-of ``min_bet``; positive: the bank wins), all seats following one policy:
+of ``min_bet``; positive: the bank wins) under each *baseline*, a line of
+play every seat follows (a spec, or ``PLAYER|BANK``: the seat plays the
+first spec as a player and the second as the bank):
 
 * **exact heads-up** — one hand between one player and the bank from a full
-  shoe, by the solver (:mod:`evaluate.exact`), where it models the rules;
-  otherwise the solver's reason is given in a note;
+  shoe, by the solver (:mod:`evaluate.exact`), where it models the rules and
+  can solve the baseline's bank directly (the scripted ``threshold`` and
+  ``random`` banks); otherwise a note says why it is left out;
 * **simulated** — tournaments (:mod:`evaluate.tournament`) at 2 and 4 seats
   (or any given), with 95 % intervals. The bank stays on its first seat for a
   whole table (``fixed_bank``) so the number is the edge of the *hand*, the
@@ -14,20 +17,78 @@ of ``min_bet``; positive: the bank wins), all seats following one policy:
   not the bank's, so the bank's edge does not include them.
 * **learned** — the same simulation with a trained player and bank
   (``PLAYER|BANK`` spec) on the rules and seat count they were trained for.
+
+The default baselines are the careful player against the table-reading bank
+(``careful|reader``), which use the house actions where they pay, and the
+threshold player and bank (``threshold:5.5``), which never do.
+
+**Rules a line of play never used.** Many of a preset's extra rules act
+only when a seat chooses them (:data:`CHOSEN_RULES`: a raise, a stake chosen
+after the first card, the face-down choice, double, split or abrirse, an
+optional change of a 4, Mort, fusilar, side bets). Every action a measured
+agent takes is counted, and a row lists, per line of play, the rules that
+are on and were never chosen: that column measured the preset as if those
+rules were off. Rules that act by themselves (payouts, the matta, special
+hands, the jackpot, a forced change of a 4, the secret three, the
+declaration) need no choice and are never listed. The rules that pass the
+bank on (transfer, sale, the auction) are off at a fixed bank
+(:func:`envs.single_seat.fixed_bank_rules`), so they are not listed either.
 """
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from envs.rules import PRESETS
+import numpy as np
+
+from agents import Agent
+from envs.actions import ActionLayout
+from envs.rules import PRESETS, Rules
 from evaluate.ev import Estimate, ratio_estimate
 from evaluate.exact import ExactUnavailable, exact_bank_edge
-from evaluate.tournament import (Entrant, TournamentConfig, TournamentResult, md_code,
-                                 resolve_spec, run_tournament)
+from evaluate.tournament import (Entrant, TournamentConfig, TournamentResult, build_agents,
+                                 md_code, resolve_spec, run_tournament)
+
+DEFAULT_BASELINES = ("careful|reader", "threshold:5.5")
+"""Lines of play of the table by default: one that uses the house actions, one that does not."""
+
+
+@dataclass(frozen=True)
+class ChosenRule:
+    """A rule that acts only when a seat chooses it: when it is on, and the actions that use it."""
+
+    name: str
+    is_on: Callable[[Rules], bool]
+    uses: Callable[[str, Rules], bool]
+    """``uses(action_name, rules)``: taking this action is a use of the rule."""
+
+
+def _bet_above_minimum(action: str, rules: Rules) -> bool:
+    head, _, stake = action.partition("_")
+    return head == "bet" and int(stake) > rules.bet_ladder[0]
+
+
+CHOSEN_RULES = (
+    ChosenRule("raise", lambda r: r.bet_raise, lambda a, r: a.startswith("raise_")),
+    ChosenRule("stake after the first card", lambda r: r.bet_timing == "on_turn",
+               _bet_above_minimum),
+    ChosenRule("face-down choice", lambda r: r.hidden_cards == "player_choice",
+               lambda a, r: a == "reveal_hit"),
+    ChosenRule("double", lambda r: r.double, lambda a, r: a == "double"),
+    ChosenRule("split", lambda r: r.split_rule.startswith("two_figures"),
+               lambda a, r: a == "split"),
+    ChosenRule("abrirse", lambda r: r.split_rule == "abrirse", lambda a, r: a == "split"),
+    ChosenRule("change a 4", lambda r: r.change_four == "optional",
+               lambda a, r: a == "change_four"),
+    ChosenRule("Mort", lambda r: r.mort, lambda a, r: a == "mort"),
+    ChosenRule("fusilar", lambda r: r.fusilar, lambda a, r: a == "fusilar"),
+    ChosenRule("side bet", lambda r: r.side_bets, lambda a, r: a.startswith("side_bet_")),
+)
+"""The rules a seat must choose to use (RULES.md §2, §4.3, §6), in the order rows list them."""
 
 
 @dataclass(frozen=True)
@@ -41,14 +102,64 @@ class LearnedPlay:
 
 
 @dataclass
+class Measured:
+    """One simulated cell: the bank's edge, and how often each chosen rule that is on was used."""
+
+    edge: Estimate
+    uses: dict[str, int]
+    """Rule name (:data:`CHOSEN_RULES`) -> actions taken that used it; rules that are on only."""
+
+
+@dataclass
 class VariantRow:
-    """The bank's edge under one rule set."""
+    """The bank's edge under one rule set, per line of play."""
 
     rules: str
-    exact: float | None
-    note: str
-    simulated: dict[int, Estimate]
-    learned: dict[str, Estimate] = field(default_factory=dict)
+    exact: dict[str, float]
+    """Baseline -> the exact heads-up edge, where the solver gives it."""
+    notes: dict[str, str]
+    """Baseline -> why its exact edge is left out."""
+    simulated: dict[tuple[str, int], Measured]
+    """(baseline, seats) -> the simulated edge."""
+    learned: dict[str, Measured] = field(default_factory=dict)
+
+    def unused(self) -> dict[str, list[str]]:
+        """Per line of play (baseline or learned label): the chosen rules it never used."""
+        cells = [(b, m) for (b, _), m in self.simulated.items()] + list(self.learned.items())
+        out: dict[str, list[str]] = {who: [] for who, _ in cells}
+        for who, names in out.items():
+            for rule in CHOSEN_RULES:
+                counts = [m.uses[rule.name] for w, m in cells if w == who and rule.name in m.uses]
+                if counts and not any(counts):
+                    names.append(rule.name)
+        return out
+
+    @property
+    def chosen_rules(self) -> list[str]:
+        """The chosen rules that are on in this rule set."""
+        names = {k for m in self.simulated.values() for k in m.uses}
+        return [r.name for r in CHOSEN_RULES if r.name in names]
+
+
+class _ActionCounter(Agent):
+    """An agent that counts the actions it takes into an array its seat copies share."""
+
+    def __init__(self, agent: Any, counts: np.ndarray) -> None:
+        self.agent = agent
+        self.counts = counts
+
+    def seed(self, seed: int) -> None:
+        if hasattr(self.agent, "seed"):
+            self.agent.seed(seed)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> "_ActionCounter":
+        # The tournament gives each seat a copy of a seeded agent: the counts stay shared.
+        return _ActionCounter(copy.deepcopy(self.agent, memo), self.counts)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        action = self.agent.act(observation, action_mask)
+        self.counts[action] += 1
+        return action
 
 
 def bank_edge(result: TournamentResult, agent: int | str = 0) -> Estimate:
@@ -59,27 +170,66 @@ def bank_edge(result: TournamentResult, agent: int | str = 0) -> Estimate:
     return ratio_estimate(chips, player_hands)
 
 
-def simulate_edge(spec: str, rules: str, num_seats: int, hands: int, seed: int = 0,
-                  table_hands: int = 10, progress: Callable[[int], None] | None = None
-                  ) -> Estimate:
-    """Bank's edge per player hand with every seat playing ``spec``, bank fixed per table."""
+def simulate(spec: str, rules: str, num_seats: int, hands: int, seed: int = 0,
+             table_hands: int = 10, progress: Callable[[int], None] | None = None
+             ) -> Measured:
+    """Bank's edge per player hand with every seat playing ``spec``, bank fixed per table,
+    and the uses of every chosen rule that is on (see the module docstring)."""
     config = TournamentConfig((Entrant("baseline", resolve_spec(spec)),), rules, num_seats,
                               hands, seed, table_hands, fixed_bank=True)
-    return bank_edge(run_tournament(config, progress=progress))
+    played = config.resolved_rules()
+    names = ActionLayout(played.bet_ladder).names
+    counts = np.zeros(len(names), dtype=np.int64)
+    agents = [_ActionCounter(agent, counts) for agent in build_agents(config)]
+    edge = bank_edge(run_tournament(config, progress=progress, agents=agents))
+    uses = {rule.name: int(sum(counts[i] for i, name in enumerate(names)
+                               if rule.uses(name, played)))
+            for rule in CHOSEN_RULES if rule.is_on(played)}
+    return Measured(edge, uses)
 
 
-def variant_table(rules: Sequence[str] = tuple(PRESETS), baseline: str = "threshold:5.5",
+def _quick_exact(bank: str, rules: str) -> bool:
+    """Whether the solver plays this bank directly (a scripted spec) rather than asking it
+    at every bank state, which takes minutes per preset."""
+    from evaluate.solver_policies import AgentPolicy, as_policy
+
+    try:
+        return not isinstance(as_policy(bank, Rules.resolve(rules)), AgentPolicy)
+    except ValueError:
+        return False
+
+
+def _exact(name: str, baseline: str) -> tuple[float | None, str]:
+    """The exact heads-up edge of one baseline, or ``None`` and the reason."""
+    player, _, bank = baseline.partition("|")
+    bank = bank or player
+    if not _quick_exact(bank, name):
+        return None, (f"the bank {md_code(bank)} is not a scripted policy: the solver would "
+                      f"ask it at every bank state, minutes per rule set (`sette solve ev "
+                      f"--preset PRESET --player {player} --bank {bank}` computes it)")
+    try:
+        return exact_bank_edge(name, player, bank), ""
+    except ExactUnavailable as exc:
+        return None, str(exc)
+
+
+def variant_table(rules: Sequence[str] = tuple(PRESETS),
+                  baselines: Sequence[str] = DEFAULT_BASELINES,
                   seats: Sequence[int] = (2, 4), hands: int = 20_000, seed: int = 0,
                   table_hands: int = 10, learned: Sequence[LearnedPlay] = (),
                   progress: Callable[[str, int], Callable[[int], None] | None] | None = None
                   ) -> list[VariantRow]:
     """One row per rule set (presets by default, plus any a learned run was trained on).
 
-    ``baseline`` is a spec (or ``PLAYER|BANK``) every seat follows.
-    ``progress(label, tables)`` may give a progress callback for each tournament.
+    ``baselines`` are specs (or ``PLAYER|BANK``), each a line of play every seat
+    follows. ``progress(label, tables)`` may give a progress callback for each
+    tournament.
     """
-    baseline = resolve_spec(baseline)
-    player, _, bank = baseline.partition("|")
+    if isinstance(baselines, str):
+        baselines = (baselines,)
+    if not baselines:
+        raise ValueError("the variant table needs at least one baseline, e.g. careful|reader")
+    resolved = [resolve_spec(b) for b in baselines]
     tables = math.ceil(hands / table_hands)
 
     def bar(label: str) -> Callable[[int], None] | None:
@@ -88,61 +238,92 @@ def variant_table(rules: Sequence[str] = tuple(PRESETS), baseline: str = "thresh
     names = list(dict.fromkeys(list(rules) + [p.rules for p in learned]))
     out = []
     for name in names:
-        try:
-            exact, note = exact_bank_edge(name, player, bank or player), ""
-        except ExactUnavailable as exc:
-            exact, note = None, str(exc)
-        simulated = {
-            n: simulate_edge(baseline, name, n, hands, seed, table_hands,
-                             bar(f"{name}, {n} seats"))
-            for n in seats}
-        row = VariantRow(name, exact, note, simulated)
+        row = VariantRow(name, {}, {}, {})
+        for given, spec in zip(baselines, resolved):
+            exact, note = _exact(name, spec)
+            if exact is None:
+                row.notes[given] = note
+            else:
+                row.exact[given] = exact
+            for n in seats:
+                row.simulated[given, n] = simulate(spec, name, n, hands, seed, table_hands,
+                                                   bar(f"{name}, {given}, {n} seats"))
         for play in learned:
             if play.rules == name:
-                row.learned[f"{play.label}, {play.num_seats} seats"] = simulate_edge(
+                row.learned[f"{play.label}, {play.num_seats} seats"] = simulate(
                     play.spec, name, play.num_seats, hands, seed, table_hands,
                     bar(f"{name}, {play.label}"))
         out.append(row)
     return out
 
 
-def variant_markdown(rows: Sequence[VariantRow], baseline: str, hands: int, seed: int) -> str:
-    """The table as Markdown, with the solver's reasons as numbered notes."""
-    seats = sorted({n for r in rows for n in r.simulated})
+def variant_markdown(rows: Sequence[VariantRow], hands: int, seed: int) -> str:
+    """The table as Markdown: the exact and simulated edge of each baseline, the learned
+    play, and the chosen rules each line of play never used; the solver's reasons as notes."""
+    baselines = list(dict.fromkeys(b for r in rows for b, _ in r.simulated))
+    seats = sorted({n for r in rows for _, n in r.simulated})
     learned = list(dict.fromkeys(k for r in rows for k in r.learned))
-    head = (["rules", "exact heads-up"] + [f"simulated, {n} seats" for n in seats]
-            + [k for k in learned])
-    lines = [f"Bank's edge per player hand (units of `min_bet`, positive: the bank wins), "
-             f"every seat playing {md_code(baseline)}; simulated: {hands} hands per rule set "
-             f"and seat count, bank fixed per table, seed {seed}, ± 95% interval.", "",
-             "| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
+    with_exact = [b for b in baselines if any(b in r.exact for r in rows)]
+    head = ["rules"]
+    for b in baselines:
+        head += [f"{md_code(b)} exact heads-up"] * (b in with_exact)
+        head += [f"{md_code(b)} {n} seats" for n in seats]
+    head += learned + ["chosen rules never used"]
+    lines = [f"Bank's edge per player hand (units of `min_bet`, positive: the bank wins); "
+             f"every seat plays the column's line of play (`PLAYER|BANK`: the first as a "
+             f"player, the second as the bank); simulated: {hands} hands per rule set and "
+             f"seat count, bank fixed per table, seed {seed}, ± 95% interval. The last column "
+             f"names, per line of play, the rules of the row that act only when a seat "
+             f"chooses them and that it never chose: there it measured the rules as if "
+             f"those were off."]
+    for b in baselines:
+        if b not in with_exact:
+            reasons = dict.fromkeys(r.notes[b] for r in rows if b in r.notes)
+            lines[0] += f" {md_code(b)} has no exact column: {'; '.join(reasons)}."
+    lines += ["", "| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 2) + "---|"]
     notes: list[str] = []
     for r in rows:
-        if r.exact is not None:
-            exact = f"{r.exact:+.4f}"
-        else:
-            if r.note not in notes:
-                notes.append(r.note)
-            exact = f"n/a ({notes.index(r.note) + 1})"
-        cells = [md_code(r.rules), exact] + [_fmt(r.simulated.get(n)) for n in seats] + \
-                [_fmt(r.learned.get(k)) for k in learned]
+        cells = [md_code(r.rules)]
+        for b in baselines:
+            if b in r.exact:
+                cells.append(f"{r.exact[b]:+.4f}")
+            elif b in with_exact:
+                if r.notes[b] not in notes:
+                    notes.append(r.notes[b])
+                cells.append(f"n/a ({notes.index(r.notes[b]) + 1})")
+            cells += [_fmt(r.simulated.get((b, n))) for n in seats]
+        cells += [_fmt(r.learned.get(k)) for k in learned]
+        cells.append(_unused_cell(r))
         lines.append("| " + " | ".join(cells) + " |")
     if notes:
         lines += [""] + [f"({i + 1}) {note}" for i, note in enumerate(notes)]
     return "\n".join(lines)
 
 
+def _unused_cell(row: VariantRow) -> str:
+    if not row.chosen_rules:
+        return "none to choose"
+    parts = [f"{md_code(who)}: {', '.join(rules)}" for who, rules in row.unused().items()
+             if rules]
+    return "; ".join(parts) if parts else "all used"
+
+
 def variant_data(rows: Sequence[VariantRow]) -> list[dict[str, Any]]:
-    """The rows as plain data (for JSON): ``[mean, low, high]`` per estimate."""
+    """The rows as plain data (for JSON): ``[mean, low, high]`` per estimate, rule uses."""
     def est(e: Estimate) -> list[float | None]:
         return [v if math.isfinite(v) else None for v in (e.mean, e.low, e.high)]
 
-    return [{"rules": r.rules, "exact_heads_up": r.exact, "exact_note": r.note or None,
-             "simulated": {str(n): est(e) for n, e in r.simulated.items()},
-             "learned": {k: est(e) for k, e in r.learned.items()}} for r in rows]
+    def cell(m: Measured) -> dict[str, Any]:
+        return {"edge": est(m.edge), "uses": m.uses}
+
+    return [{"rules": r.rules, "exact_heads_up": r.exact, "exact_notes": r.notes,
+             "simulated": {b: {str(n): cell(m) for (b2, n), m in r.simulated.items() if b2 == b}
+                           for b in dict.fromkeys(b for b, _ in r.simulated)},
+             "learned": {k: cell(m) for k, m in r.learned.items()},
+             "chosen_rules": r.chosen_rules, "never_used": r.unused()} for r in rows]
 
 
-def _fmt(e: Estimate | None) -> str:
-    if e is None or not math.isfinite(e.mean):
+def _fmt(m: Measured | None) -> str:
+    if m is None or not math.isfinite(m.edge.mean):
         return "—"
-    return str(e)
+    return str(m.edge)

@@ -12,7 +12,6 @@ from agents import make_agent
 from evaluate.report import ReportOptions, read_run, write_report
 from evaluate.strategy import COLUMNS, ROWS, split_total, strategy_map
 from evaluate.tournament import TournamentConfig, parse_entrant, run_tournament
-from evaluate.variants import variant_markdown, variant_table
 from train.cli import main
 
 CONFIG_TOML = """[table]
@@ -141,28 +140,9 @@ def test_best_response_plot_from_the_solver(tmp_path):
 
 
 # ------------------------------------------------------------------ variants, report
-def test_variant_table_exact_and_simulated():
-    rows = variant_table(["pagat", "catalan"], "threshold:5.5", seats=(2,), hands=200)
-    pagat, catalan = rows
-    assert pagat.exact == pytest.approx(0.2234346, abs=1e-6)
-    # The jackpot's ante and pot are the player's, not the bank's: the bank's edge is
-    # the chips it wins, not minus the player's EV (which would be +0.2918 here).
-    assert catalan.exact == pytest.approx(0.1946374, abs=1e-6) and catalan.note == ""
-    assert set(pagat.simulated) == {2}
-    text = variant_markdown(rows, "threshold:5.5", 200, 0)
-    assert "| `pagat` | +0.2234 |" in text and "| `catalan` | +0.1946 |" in text
-    italian = variant_table(["italian"], "threshold:5.5", seats=(2,), hands=20)[0]
-    assert italian.exact is None and "wild_card" in italian.note
-    assert "n/a (1)" in variant_markdown([italian], "threshold:5.5", 20, 0)
-
-
-def test_variants_cli(capsys, run_dir):
-    assert main(["variants", "--rules", "pagat", "--seats", "2", "--hands", "20"]) == 0
-    assert "| `pagat` | +0.2234 |" in capsys.readouterr().out
-    assert main(["variants", "--rules", "pagat", "--seats", "9"]) == 2
-    assert "--seats 9 is out of range" in capsys.readouterr().err
+def test_variants_cli_refuses_a_run_without_models(capsys, run_dir):
     assert main(["variants", "--rules", "pagat", "--run", str(run_dir)]) == 2
-    assert "holds no finished player and bank models" in capsys.readouterr().err
+    assert "holds no finished player or bank model" in capsys.readouterr().err
 
 
 def test_report_writes_markdown_json_and_images(run_dir, tmp_path):
@@ -203,31 +183,71 @@ def test_report_is_deterministic_and_says_what_it_skipped(run_dir, tmp_path):
                                                      str(tmp_path / "a")) == text
 
 
-def test_report_with_learned_models(run_dir, tmp_path):
-    """Untrained MaskablePPO models stand in for trained ones."""
+def _learned_run(folder: Path, roles: tuple[str, ...]) -> Path:
+    """A pagat 2-seat run folder as ``sette train`` leaves it, holding models of ``roles``:
+    untrained MaskablePPO networks saved by :mod:`train.ppo` (with their description)."""
     pytest.importorskip("sb3_contrib")
+    from train.config import TrainConfig
+    from train.pipeline import new_run
+    from train.ppo import make_vec_env, model_info, new_model, save_model
+
+    config = TrainConfig()
+    config.table.rules, config.table.num_seats = "pagat", 2
+    config.run.n_envs, config.run.progress_bar = 1, False
+    config.ppo.n_steps, config.ppo.batch_size, config.ppo.net_arch = 64, 64, [8]
+    config.player.ppo, config.bank.ppo = {}, {}
+    run = new_run("all", config, folder)
+    for role in roles:
+        opponents = ({"bank": make_agent("threshold:5.5")} if role == "player"
+                     else {"players": make_agent("threshold:5.5")})
+        env = make_vec_env(role, config, opponents, seed=1)
+        model = new_model(env, config.stage_ppo(role), run / role, seed=1)
+        save_model(model, run / role / "model.zip", model_info(model, role, config))
+        env.close()
+    return run
+
+
+def test_report_with_learned_models(tmp_path):
+    """Untrained models stand in for trained ones."""
     pytest.importorskip("matplotlib")
-    from sb3_contrib import MaskablePPO
-
-    from envs.single_seat import BankEnv, PlayerEnv
-
-    for role, view in (("player", PlayerEnv), ("bank", BankEnv)):
-        model = MaskablePPO("MlpPolicy", view(rules="pagat", num_seats=2), n_steps=64,
-                            batch_size=64, seed=0, device="cpu")
-        (run_dir / role).mkdir()
-        model.save(run_dir / role / "model.zip")
-    assert set(read_run(run_dir).models) == {"learned"}
+    run = _learned_run(tmp_path / "pair", ("player", "bank"))
+    assert read_run(run).models == {
+        "learned": f"model:{run / 'player' / 'model.zip'}|model:{run / 'bank' / 'model.zip'}"}
     # The solver asks the learned policy for its action state by state: seconds for a
     # player, minutes for a bank; the player's comparison is made here.
     options = ReportOptions(hands=20, variants=False)
-    report = write_report([run_dir], tmp_path / "r", options, log=lambda message: None)
+    report = write_report([run], tmp_path / "r", options, log=lambda message: None)
     text = report.read_text(encoding="utf-8")
     assert "| `learned` | all |" in text and "--best-response player" in text
+    assert "No learned models found" not in text and "stand-in" not in text
     assert "### Learned policies vs the exact best response" in text
     if "| learned player | `threshold:5.5` |" in text:  # the solver took the learned agent
         _image(tmp_path / "r" / "best-response.png")
     else:
         assert "Learned player vs exact best response: skipped" in text
+
+
+@pytest.mark.parametrize("role, label, stand_in", [
+    ("player", "learned player|reader", "the bank as `reader`"),
+    ("bank", "careful|learned bank", "the player as `careful`")])
+def test_report_compares_the_one_model_a_run_has(tmp_path, role, label, stand_in):
+    """A run with only a player (or only a bank) model is compared, its other role played
+    by a named stand-in, instead of "no learned models found"."""
+    pytest.importorskip("matplotlib")
+    run = _learned_run(tmp_path / f"only-{role}", (role,))
+    info = read_run(run)
+    assert info.learned == {"learned": (role,)} and info.label("learned") == label
+    # A bank-only run says it has no learned player to hold to its best response (the
+    # player's comparison takes the solver a minute here: test_report_with_learned_models).
+    options = ReportOptions(hands=20, variants=False,
+                            best_response=("player",) if role == "bank" else ())
+    report = write_report([run], tmp_path / "r", options, log=lambda message: None)
+    text = report.read_text(encoding="utf-8")
+    assert "No learned models found" not in text
+    assert f"| `{label}` | all |" in text.replace("\\|", "|")
+    assert f"has a learned {role} (learned) but no learned" in text and stand_in in text
+    skipped = "Learned player vs exact best response: skipped — only-bank has no learned player"
+    assert (skipped in text) == (role == "bank")
 
 
 def test_report_cli_errors(tmp_path, capsys):
