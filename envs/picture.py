@@ -18,7 +18,6 @@ from typing import Any
 
 import numpy as np
 
-from envs.cards import format_half_points
 from envs.engine import Engine
 from envs.table_view import HandShown, SeatShown, TableShown, table_view
 
@@ -78,7 +77,7 @@ def _card(draw: Any, x: int, y: int, name: str | None, own_hidden: bool, fonts: 
 
 
 def _hand_line(seat: SeatShown, hand: HandShown) -> str:
-    total = format_half_points(hand.total) + (" + ?" if hand.partial else "")
+    total = hand.total_text
     bet = "" if seat.is_bank else f"bet {hand.bet} · "
     return f"{bet}total {total} · {hand.status}"
 

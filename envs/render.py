@@ -22,10 +22,6 @@ def _hand_text(hand: HandShown) -> str:
     return " ".join(cards) or "-"
 
 
-def _total_text(hand: HandShown) -> str:
-    return format_half_points(hand.total) + (" + ?" if hand.partial else "")
-
-
 def _seat_lines(seat: SeatShown) -> list[str]:
     marker = ">" if seat.acting else " "
     role = "player" if not seat.is_bank else (
@@ -38,7 +34,7 @@ def _seat_lines(seat: SeatShown) -> list[str]:
     lines = []
     for hand in seat.hands:
         bet = "        " if seat.is_bank else f"bet {hand.bet:>4}"
-        lines.append(f"{head} {bet}  {_hand_text(hand):<22} total {_total_text(hand):<6} "
+        lines.append(f"{head} {bet}  {_hand_text(hand):<22} total {hand.total_text:<6} "
                      f"{hand.status}")
     return lines
 

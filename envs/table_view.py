@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from envs.cards import HALF_POINTS, card_name
+from envs.cards import HALF_POINTS, card_name, format_half_points
 from envs.engine import OVER, PHASE_NAMES, STATUS_NAMES, Engine, Hand
 from envs.hands import best_total
 
@@ -39,6 +39,13 @@ class HandShown:
     partial: bool
     """Some cards are not shown, so ``total`` is not the hand's whole score."""
     status: str
+
+    @property
+    def total_text(self) -> str:
+        """The total as shown: ``6½``, ``3 + ?`` beside a card back, ``?`` if nothing shows."""
+        if self.partial and all(name is None for name in self.cards):
+            return "?"
+        return format_half_points(self.total) + (" + ?" if self.partial else "")
 
 
 @dataclass(frozen=True)
