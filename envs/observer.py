@@ -65,6 +65,7 @@ Each seat block (``SEAT_FIELDS``, offsets within the block):
 
 from __future__ import annotations
 
+import operator
 from array import array
 from typing import Any, Final
 
@@ -175,6 +176,16 @@ class _HandView:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         set_state(self, state)
+
+
+def _seat_index(seat: object) -> int:
+    """A seat given as a numpy integer, as an int; a float or a bool is no seat."""
+    if not isinstance(seat, (bool, np.bool_)):
+        try:
+            return operator.index(seat)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise ValueError(f"seat {seat!r} is not a seat index; seats are integers")
 
 
 class Observer:
@@ -507,8 +518,19 @@ class Observer:
             self._seen_stale = False
 
     # ------------------------------------------------------------- observe
-    def observe(self, seat: int) -> np.ndarray:
-        """The observation vector of ``seat``: exactly what that seat may see."""
+    def observe(self, seat: object) -> np.ndarray:
+        """The observation vector of ``seat``: exactly what that seat may see.
+
+        ``seat`` is an int or a numpy integer in ``0..num_seats - 1``; anything
+        else is refused by name, compiled or pure.
+        """
+        index = seat if type(seat) is int else _seat_index(seat)
+        if not 0 <= index < self.engine.num_seats:
+            raise ValueError(f"seat {seat!r} is not at this table; seats are "
+                             f"0..{self.engine.num_seats - 1}")
+        return self._observe(index)
+
+    def _observe(self, seat: int) -> np.ndarray:
         e = self.engine
         self._read_events()
         table = self._table

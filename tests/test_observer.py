@@ -109,3 +109,14 @@ def test_slices_cover_the_vector_once() -> None:
                 covered[sl] += 1
     assert covered.tolist() == [1] * observation_size(5)
     assert slices["seats"] == slice(GLOBAL_SIZE, GLOBAL_SIZE + 5 * SEAT_BLOCK)
+
+
+def test_observe_takes_numpy_integers_and_refuses_what_is_no_seat():
+    """The compiled observer gives the pure one's answers: named errors, not TypeError."""
+    engine = Engine("catalan", 3)
+    engine.reset(seed=1)
+    observer = Observer(engine)
+    assert np.array_equal(observer.observe(np.int64(2)), observer.observe(2))
+    for bad in (1.0, True, "0", None, 3, -1):
+        with pytest.raises(ValueError, match="seat"):
+            observer.observe(bad)
