@@ -193,11 +193,8 @@ def check_rules(rules: Rules | str | Any) -> Rules:
         cli = " ".join(f"--set {name}={_toml(needed)}" for name, _v, needed, _w in refused)
         raise SolverError(f"the exact solver does not support {what}. Solve the rules with "
                           f"{fix} instead (Rules.replace({fix}), or {cli} on the command line)")
+    # Rules validation already holds starting_chips to the smallest stake and ante (§8.9).
     min_bet = rules.min_bet
-    if rules.starting_chips < min_bet + rules.jackpot_ante:
-        raise SolverError(f"starting_chips={rules.starting_chips} is below min_bet={min_bet} "
-                          f"plus jackpot_ante={rules.jackpot_ante}: the player cannot sit in "
-                          f"a hand")
     if rules.bank_min_cover and rules.starting_chips < min_bet * rules.max_payout_multiple:
         raise SolverError(
             f"bank_min_cover=true with starting_chips={rules.starting_chips}: the bank "
