@@ -31,6 +31,7 @@ from __future__ import annotations
 import filecmp
 import json
 import platform
+import re
 import shlex
 import sys
 from collections.abc import Callable, Sequence
@@ -382,7 +383,14 @@ def _strategy_section(w: _Writer, result: TournamentResult, agents: Sequence[Any
 
 
 def _run_curves(run: RunInfo) -> dict[str, Any]:
-    """Scalars of every stage of a run: ``STAGE/tensorboard/…`` files, keyed by ``STAGE``."""
+    """Scalars of every stage of a run (``STAGE/tensorboard/…`` files), keyed by the stage in
+    words, in training order, each self-play round on its role's step axis.
+
+    A self-play round goes on from the network of the stage before it (the
+    player stage, then round 1's player…) but counts its steps from 0; its
+    curves are moved to start where that network's previous stage ended, so a
+    role's stages read as one run of training.
+    """
     folders: dict[Path, Path] = {}
     for file in sorted(run.path.rglob("events.out.tfevents.*")):
         inside = [p for p in file.parents if run.path in p.parents]
@@ -390,8 +398,46 @@ def _run_curves(run: RunInfo) -> dict[str, Any]:
         folders[board] = board.parent if board.name == "tensorboard" else board
     if not folders:
         raise ValueError(f"no TensorBoard event files in {str(run.path)!r}")
-    return {str(stage.relative_to(run.path)): plots.read_scalars(board)
-            for board, stage in folders.items()}
+    stages = sorted(((str(stage.relative_to(run.path)), board)
+                     for board, stage in folders.items()), key=lambda sb: _stage_order(sb[0]))
+    ended: dict[str, float] = {}
+    out: dict[str, Any] = {}
+    for stage, board in stages:
+        scalars = plots.read_scalars(board)
+        role = _stage_role(stage)
+        first = min((steps[0] for steps, _ in scalars.values() if len(steps)), default=0)
+        shift = ended.get(role, 0.0) if role and first <= ended.get(role, -1.0) else 0.0
+        if shift:
+            scalars = {tag: (steps + shift, values) for tag, (steps, values) in scalars.items()}
+        if role:
+            ended[role] = max((steps[-1] for steps, _ in scalars.values() if len(steps)),
+                              default=ended.get(role, 0.0))
+        out[_stage_words(stage)] = scalars
+    return out
+
+
+_ROUND = re.compile(r"^selfplay/round(\d+)-(player|bank)$")
+
+
+def _stage_role(stage: str) -> str | None:
+    """``player`` or ``bank`` for a stage of ``sette train`` (``None`` for another folder)."""
+    match = _ROUND.match(stage)
+    return match.group(2) if match else stage if stage in ROLES else None
+
+
+def _stage_order(stage: str) -> tuple[int, int, str]:
+    """Training order: the player and bank stages, then the self-play rounds."""
+    match = _ROUND.match(stage)
+    if match:
+        return int(match.group(1)), ROLES.index(match.group(2)), stage
+    return 0, ROLES.index(stage) if stage in ROLES else len(ROLES), stage
+
+
+def _stage_words(stage: str) -> str:
+    match = _ROUND.match(stage)
+    if match:
+        return f"self-play round {match.group(1)}, {match.group(2)}"
+    return f"{stage} stage" if stage in ROLES else stage
 
 
 def _settings_section(w: _Writer, runs: Sequence[RunInfo]) -> None:
