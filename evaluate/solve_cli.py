@@ -5,6 +5,10 @@
     sette solve exploitability --preset spanish --player threshold:5 --bank threshold:5.5
     sette solve equilibrium --preset catalan --jackpot 20
 
+A policy is an agent spec (``threshold:5``, ``careful``), a trained model
+(``model:runs/RUN/player`` or just its path), as ``sette evaluate`` takes
+them; tables name a model by its run and stage. ``equilibrium`` reports its
+progress on stderr when that is a terminal (``--progress`` / ``--no-progress``).
 Every subcommand takes ``--preset`` (a preset name or a rules ``.toml``),
 ``--set SWITCH=VALUE`` overrides, ``--shoe`` (the composition, default a
 full shoe), ``--jackpot N`` (chips in the jackpot before this hand's ante,
@@ -22,7 +26,7 @@ import argparse
 import json
 import sys
 import time
-from typing import Any
+from typing import Any, TextIO
 
 from envs.cards import RANK_CHARS
 from envs.rules import Rules
@@ -37,6 +41,7 @@ from evaluate.solver import (best_response, equilibrium, evaluate, evaluate_poli
 from evaluate.solver_game import IRRELEVANT_SWITCHES, HeadsUpGame, SolverError
 from evaluate.solver_policies import SolverPolicy, as_policy
 from evaluate.solver_report import bank_table, player_table, strategy_json
+from evaluate.tournament import model_label, resolve_spec
 
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
@@ -86,6 +91,8 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     eq = sub.add_parser("equilibrium", parents=[common],
                         help="equilibrium value and strategies (sequence-form LP, HiGHS)")
     _stakes_option(eq, "free")
+    eq.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                    help="the LP's rounds on stderr (default: when stderr is a terminal)")
     eq.add_argument("--method", choices=("cuts", "full"), default="cuts",
                     help="cuts: the LP decomposed by the bank's views, its rows generated "
                          "(default); full: the whole sequence-form LP (small games only)")
@@ -99,6 +106,34 @@ def _stakes_option(parser: argparse.ArgumentParser, default: str) -> None:
 
 
 # --------------------------------------------------------------------- inputs
+def _specs(args: argparse.Namespace) -> None:
+    """``--player`` and ``--bank`` as specs: a bare model path becomes ``model:PATH``."""
+    for name in ("player", "bank"):
+        if getattr(args, name, None) is not None:
+            setattr(args, name, resolve_spec(getattr(args, name)))
+
+
+class _Status:
+    """One ``\r``-updated status line on stderr (what the solver does, time so far)."""
+
+    def __init__(self, label: str, stream: TextIO | None = None) -> None:
+        self.label = label
+        self.stream = stream if stream is not None else sys.stderr
+        self.started = time.perf_counter()
+        self.width = 0
+
+    def __call__(self, message: str) -> None:
+        line = f"{self.label}: {message} ({time.perf_counter() - self.started:.0f}s)"
+        self.stream.write("\r" + line.ljust(self.width))
+        self.width = len(line)
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.width:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
 def _rules(args: argparse.Namespace) -> Rules:
     rules = Rules.resolve(args.preset)
     overrides: dict[str, Any] = {}
@@ -182,6 +217,7 @@ def _policy(spec: str | None, flag: str, rules: Rules) -> SolverPolicy:
 
 # --------------------------------------------------------------------- commands
 def _ev(args: argparse.Namespace) -> int:
+    _specs(args)
     rules = _rules(args)
     start = time.perf_counter()
     result = evaluate(rules, args.player, args.bank, composition=args.shoe,
@@ -196,7 +232,7 @@ def _ev(args: argparse.Namespace) -> int:
                "player_win": result.player_win, "bank_bust": result.bank_bust,
                "expected_stake": result.expected_stake, "seconds": seconds}
     lines = _header(ctx, "sette solve ev: exact expected value of one heads-up hand") + [
-        f"player {args.player}  vs  bank {args.bank}",
+        f"player {model_label(args.player)}  vs  bank {model_label(args.bank)}",
         f"EV (player): {result.ev:+.6f} per hand   (bank: {result.bank_ev:+.6f})",
         *([f"  = chips from the bank {result.chips_ev:+.6f} - ante {game.ante:g} + pot "
            f"{game.pot:g} x {result.jackpot_win:.6f} (its natural takes the jackpot)"]
@@ -209,6 +245,7 @@ def _ev(args: argparse.Namespace) -> int:
 
 
 def _best_response(args: argparse.Namespace) -> int:
+    _specs(args)
     rules = _rules(args)
     if args.role == "player":
         opp_spec, baseline, flag = args.bank, args.player, "--bank (the bank to respond to)"
@@ -235,18 +272,19 @@ def _best_response(args: argparse.Namespace) -> int:
                "strategy": strategy_json(game, br.strategy, args.role, reach)}
     side = "player" if args.role == "player" else "bank"
     lines = _header(ctx, f"sette solve best-response: the {side}'s best response to "
-                         f"{opp_spec}") + [
+                         f"{model_label(opp_spec)}") + [
         f"EV (player) with the best response: {ev.ev:+.6f} per hand   "
         f"(bank: {ev.bank_ev:+.6f})"]
     if br.baseline is not None:
         own = br.baseline if args.role == "player" else -br.baseline
-        lines.append(f"EV ({side}) with {baseline}: {own:+.6f}; the {side} gains "
+        lines.append(f"EV ({side}) with {model_label(baseline)}: {own:+.6f}; the {side} gains "
                      f"{gain:.6f} per hand by best-responding")
     lines += [f"solved exactly in {seconds:.2f} s", "", table]
     return _emit(args, payload, lines)
 
 
 def _exploitability(args: argparse.Namespace) -> int:
+    _specs(args)
     rules = _rules(args)
     start = time.perf_counter()
     x = exploitability(rules, as_policy(args.player, rules), as_policy(args.bank, rules),
@@ -267,7 +305,7 @@ def _exploitability(args: argparse.Namespace) -> int:
                "bank_response": strategy_json(game, x.bank_response, "bank",
                                               vs_player.bank_reach)}
     lines = _header(ctx, "sette solve exploitability: gains from best-responding") + [
-        f"player {args.player}  vs  bank {args.bank}",
+        f"player {model_label(args.player)}  vs  bank {model_label(args.bank)}",
         f"EV (player): {x.ev:+.6f} per hand   (bank: {x.bank_ev:+.6f})",
         f"player's best response: {x.player_best:+.6f} for the player  (the player gains "
         f"{x.player_gain:.6f})",
@@ -275,17 +313,25 @@ def _exploitability(args: argparse.Namespace) -> int:
         f"{x.bank_gain:.6f})",
         f"exploitability (sum of both gains, NashConv): {x.total:.6f} per hand",
         f"solved exactly in {seconds:.2f} s",
-        "", f"how the player exploits bank {args.bank}:",
+        "", f"how the player exploits bank {model_label(args.bank)}:",
         player_table(game, x.player_response, vs_bank.player_reach),
-        "", f"how the bank exploits player {args.player}:",
+        "", f"how the bank exploits player {model_label(args.player)}:",
         bank_table(game, x.bank_response, vs_player.bank_reach)]
     return _emit(args, payload, lines)
 
 
 def _equilibrium(args: argparse.Namespace) -> int:
     rules = _rules(args)
-    eq = equilibrium(rules, composition=args.shoe, stakes=args.stakes, method=args.method,
-                     jackpot=args.jackpot)
+    show = args.progress if args.progress is not None else sys.stderr.isatty()
+    status = _Status("sette solve equilibrium") if show else None
+    if status is not None:
+        status("building the game")
+    try:
+        eq = equilibrium(rules, composition=args.shoe, stakes=args.stakes, method=args.method,
+                         jackpot=args.jackpot, progress=status)
+    finally:
+        if status is not None:
+            status.close()
     game = eq.game
     ev = evaluate_policies(game, eq.player, eq.bank, record=True)
     ctx = _context(args, game)

@@ -138,7 +138,7 @@ state to build its observation with the real engine).
 from __future__ import annotations
 
 import heapq
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -742,7 +742,8 @@ NASH_TOLERANCE = 1e-9
 
 def equilibrium(rules: Rules | str | Any, composition: Composition = None,
                 stakes: str = "free", method: str = "cuts",
-                jackpot: int | None = None) -> Equilibrium:
+                jackpot: int | None = None,
+                progress: Callable[[str], None] | None = None) -> Equilibrium:
     """Equilibrium of the heads-up hand by the sequence-form LP (:mod:`evaluate.solver_lp`).
 
     ``stakes="free"`` (default) makes bets and raises decisions, as in the
@@ -762,9 +763,13 @@ def equilibrium(rules: Rules | str | Any, composition: Composition = None,
     natural is also chip-optimal. See the module
     docstring (*The jackpot*) for when that holds; ``certified`` reports
     it, and ``check`` gives the NashConv when it does not.
+
+    ``progress(message)`` hears what is being done (the LP's rounds, the check).
     """
     game = make_game(rules, composition, (), stakes, jackpot)
-    sol = solve_equilibrium(game, method)
+    sol = solve_equilibrium(game, method, progress)
+    if progress is not None:
+        progress("checking the strategies with exact best responses")
     check = exploitability_of(game, sol.player, sol.bank)
     return Equilibrium(sol.value - game.ante, sol.player, sol.bank, game, check, sol.size,
                        sol.seconds, sol.method, sol.gap)

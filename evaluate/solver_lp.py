@@ -105,6 +105,7 @@ on small games.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -145,10 +146,12 @@ class LPSolution:
     """``ub - lb`` of the cutting planes when they stopped (0 for the full LP)."""
 
 
-def solve_equilibrium(game: HeadsUpGame, method: str = "cuts") -> LPSolution:
-    """Solve the equilibrium LP of ``game`` by ``method`` (see the module docstring)."""
+def solve_equilibrium(game: HeadsUpGame, method: str = "cuts",
+                      progress: Callable[[str], None] | None = None) -> LPSolution:
+    """Solve the equilibrium LP of ``game`` by ``method`` (see the module docstring);
+    ``progress(message)`` hears of each round of the cutting planes and its bounds."""
     if method == "cuts":
-        return _solve_cuts(game)
+        return _solve_cuts(game, progress)
     if method == "full":
         return _solve_full(game)
     raise SolverError(f"method={method!r}; choose one of {', '.join(METHODS)}")
@@ -534,7 +537,8 @@ class _ViewDAG:
         return flow[:self.nb]
 
 
-def _solve_cuts(game: HeadsUpGame) -> LPSolution:
+def _solve_cuts(game: HeadsUpGame, progress: Callable[[str], None] | None = None
+                ) -> LPSolution:
     """The view-decomposed LP by cutting planes (see the module docstring)."""
     start = time.perf_counter()
     player = _player_side(game)
@@ -627,6 +631,9 @@ def _solve_cuts(game: HeadsUpGame) -> LPSolution:
                             and (d, s2, k) not in have):
                         add_cut(d, s2, k)
                         added += 1
+        if progress is not None:
+            progress(f"round {rounds}: value between {lb:+.6f} and {ub:+.6f}, "
+                     f"{len(cuts)} rows")
         if ub - lb <= _GAP or not added:
             break
         if rounds >= _MAX_ROUNDS:

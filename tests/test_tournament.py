@@ -164,3 +164,64 @@ def test_cli_prints_markdown_tables(capsys):
     out = capsys.readouterr().out
     assert "| agent | role | hands | EV per hand |" in out
     assert "`threshold:5` − `random`" in out
+
+
+def test_evaluate_defaults_to_the_seats_sette_train_trains_for(capsys):
+    from train.cli import build_parser
+    from train.config import TrainConfig
+
+    args = build_parser().parse_args(["evaluate", "threshold:5"])
+    assert args.seats == TrainConfig().table.num_seats == 2
+    assert main(["evaluate", "threshold:5", "random", "--hands", "10", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["seats"] == 2
+
+
+# ------------------------------------------------------- sette solve and sette play
+@pytest.fixture(scope="module")
+def model_run(tmp_path_factory):
+    """A pagat 2-seat run with an (untrained) player and bank saved as sette train saves them."""
+    from test_plots_report import _learned_run
+
+    return _learned_run(tmp_path_factory.mktemp("solve") / "tiny", ("player", "bank"))
+
+
+SMALL_SHOE = "1,1,1,1,1,1,1,1,1,1"
+"""One card of each rank: a small game, so the solver asks the model few states."""
+
+
+def test_solve_takes_a_bare_model_path_and_labels_it_by_run_and_stage(model_run, capsys):
+    argv = ["solve", "ev", "--preset", "pagat", "--shoe", SMALL_SHOE, "--bank",
+            "threshold:5.5"]
+    assert main(argv + ["--player", str(model_run / "player")]) == 0
+    bare = capsys.readouterr().out
+    assert "player tiny/player  vs  bank threshold:5.5" in bare
+    assert str(model_run) not in bare
+    assert main(argv + ["--player", f"model:{model_run / 'player'}"]) == 0
+    assert capsys.readouterr().out.splitlines()[:-1] == bare.splitlines()[:-1]  # but the time
+    assert main(["solve", "exploitability", "--preset", "pagat", "--shoe", SMALL_SHOE,
+                 "--player", "threshold:5", "--bank", str(model_run / "bank")]) == 0
+    out = capsys.readouterr().out
+    assert "how the player exploits bank tiny/bank:" in out and str(model_run) not in out
+    assert main(["solve", "ev", "--player", str(model_run / "nothing")]) == 2
+    assert "neither an agent spec nor an existing model path" in capsys.readouterr().err
+
+
+def test_play_takes_a_bare_model_path(model_run, capsys):
+    assert main(["play", "--rules", "pagat", "--seats", "2", "--hands", "2", "--agents",
+                 str(model_run / "player"), "threshold:5"]) == 0
+    out = capsys.readouterr().out
+    assert "seats: tiny/player, threshold:5)" in out and str(model_run) not in out
+
+
+def test_solve_equilibrium_shows_progress_on_stderr_unless_told_not_to(capsys):
+    argv = ["solve", "equilibrium", "--preset", "pagat", "--shoe", "2,2,2,2,2,2,2,2,2,2",
+            "--json"]
+    assert main(argv + ["--progress"]) == 0
+    captured = capsys.readouterr()
+    assert "sette solve equilibrium: round 1: value between" in captured.err
+    assert "checking the strategies with exact best responses" in captured.err
+    assert json.loads(captured.out)["certified"]
+    assert main(argv) == 0  # stderr is not a terminal here: quiet by default
+    assert capsys.readouterr().err == ""
+    assert main(argv + ["--no-progress"]) == 0
+    assert capsys.readouterr().err == ""

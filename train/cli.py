@@ -23,6 +23,7 @@ from envs.render import transcript
 from envs.rules import (MAX_SEATS, MIN_SEATS, PRESETS, SEATS_PER_DECK, SWITCH_DOCS, Rules,
                         RulesError)
 from evaluate import eval_cli, solve_cli
+from evaluate.tournament import model_label, resolve_spec
 from train import train_cli
 
 
@@ -33,6 +34,7 @@ def _play(args: argparse.Namespace) -> int:
         raise ValueError(f"--agents takes one spec for every seat or {args.seats} specs, "
                          f"got {len(specs)}")
     specs = specs * args.seats if len(specs) == 1 else specs
+    specs = [resolve_spec(spec) for spec in specs]  # a bare model path, as sette evaluate
     seats = [make_agent(spec, seed=args.seed + i) for i, spec in enumerate(specs)]
     observer = Observer(engine)
     engine.reset(seed=args.seed)
@@ -43,7 +45,7 @@ def _play(args: argparse.Namespace) -> int:
     print(transcript(engine.events), end="")
     print(f"\nfinal chips: {engine.chips}  jackpot: {engine.jackpot}  "
           f"({engine.hands_played} hands, rules {args.rules!r}, seed {args.seed}, "
-          f"seats: {', '.join(specs)})")
+          f"seats: {', '.join(model_label(spec) for spec in specs)})")
     return 0
 
 
@@ -73,7 +75,9 @@ def build_parser() -> argparse.ArgumentParser:
                            f"{SEATS_PER_DECK} need decks >= 2)")
     play.add_argument("--hands", type=int, default=3, help="hands to play")
     play.add_argument("--seed", type=int, default=0)
-    play.add_argument("--agents", nargs="*", help="agent spec per seat (e.g. threshold:5 random)")
+    play.add_argument("--agents", nargs="*",
+                      help="agent spec or model path per seat (e.g. threshold:5 random "
+                           "runs/RUN/player)")
     play.set_defaults(func=_play)
     rules = sub.add_parser("rules", help="list presets and switches, or show one rule set")
     rules.add_argument("name", nargs="?",
