@@ -12,22 +12,37 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
+from collections.abc import Sequence
+from typing import Final
 
-from agents import make_agent
-from agents.learned import TRUST_ENV
-from envs.engine import Engine
-from envs.observer import Observer
-from envs.render import transcript
 from envs.rules import (MAX_SEATS, MIN_SEATS, PRESETS, SEATS_PER_DECK, SWITCH_DOCS, Rules,
                         RulesError)
-from evaluate import eval_cli, solve_cli
-from evaluate.tournament import model_label, resolve_spec
-from train import train_cli
 
+COMMAND_MODULES: Final[dict[str, str]] = {
+    "train": "train.train_cli",
+    "evaluate": "evaluate.eval_cli",
+    "variants": "evaluate.eval_cli",
+    "report": "evaluate.eval_cli",
+    "solve": "evaluate.solve_cli",
+}
+"""The module that registers each command beyond ``play`` and ``rules``.
+
+A command's module is imported only when that command runs (or for ``sette
+--help`` and a command name that is not one), so ``sette rules`` loads the
+rules and nothing of training, evaluation or the solver (no torch, no SciPy).
+Each module offers ``add_commands(subparsers)``; its handlers are
+``func(args) -> int``."""
 
 def _play(args: argparse.Namespace) -> int:
+    from agents import make_agent
+    from envs.engine import Engine
+    from envs.observer import Observer
+    from envs.render import transcript
+    from evaluate.tournament import model_label, resolve_spec
+
     engine = Engine(args.rules, args.seats, max_hands=args.hands)
     specs = args.agents or ["threshold:5.5"]
     if len(specs) not in (1, args.seats):
@@ -60,11 +75,22 @@ def _rules(args: argparse.Namespace) -> int:
     return 0
 
 
-# Each group module offers ``add_commands(subparsers)``; its handlers are ``func(args) -> int``.
-_COMMAND_GROUPS: list = [train_cli.add_commands, eval_cli.add_commands, solve_cli.add_commands]
+def _command_of(argv: Sequence[str]) -> str | None:
+    """The command named on the line: its first word that is not an option."""
+    for word in argv:
+        if not word.startswith("-"):
+            return word
+    return None
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The ``sette`` parser; with a known ``command``, only that command's module is imported.
+
+    ``play`` and ``rules`` live here; every other command is registered by its
+    module in :data:`COMMAND_MODULES`. For ``None`` or a word that names no
+    command, every module is imported, so help and the "invalid choice" error
+    list every command.
+    """
     parser = argparse.ArgumentParser(prog="sette", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -83,11 +109,17 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("name", nargs="?",
                        help="preset name or rules .toml file: printed as a TOML rules file")
     rules.set_defaults(func=_rules)
-    for add_commands in _COMMAND_GROUPS:
-        add_commands(sub)
-    for name, command in sub.choices.items():
+    if command in COMMAND_MODULES:
+        modules = [COMMAND_MODULES[command]]
+    elif command in ("play", "rules"):
+        modules = []
+    else:
+        modules = list(dict.fromkeys(COMMAND_MODULES.values()))
+    for module in modules:
+        importlib.import_module(module).add_commands(sub)
+    for name, parser_of_command in sub.choices.items():
         if name != "rules":
-            _add_trust_option(command)
+            _add_trust_option(parser_of_command)
     return parser
 
 
@@ -107,9 +139,13 @@ _TRUST_HELP = ("load model files that have no sette-model.json (saved by an olde
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Run one ``sette`` command; its exit status (2 with a one-line error for bad input)."""
+    words = sys.argv[1:] if argv is None else argv
+    parser = build_parser(_command_of(words))
+    args = parser.parse_args(words)
     if getattr(args, "trust_model", False):  # in the environment, so worker processes see it
+        from agents.learned import TRUST_ENV
+
         os.environ[TRUST_ENV] = "1"
     try:
         return args.func(args)
