@@ -17,6 +17,13 @@ unless the user trusts the file: ``--trust-model`` on the command line, or
 :data:`TRUST_ENV` ``=1`` in the environment (which worker processes inherit),
 loads it the old way, unpickling it.
 
+**The action layout it was trained on.** The description records
+``action_layout_version`` (:data:`envs.actions.ACTION_LAYOUT_VERSION`) beside
+the action names; loading a model trained on another layout version is
+refused with one error naming both versions and the actions that differ
+(:func:`check_action_layout`). A description written before the layout was
+versioned has no such record and reads as version 1, the layout of that time.
+
 The trained network is a small MLP, and one observation at a time through
 torch costs far more than the game step it decides. So the agent holds the
 actor's weights in numpy and evaluates ``argmax`` of the masked logits
@@ -37,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from agents.base import Agent
+from envs.actions import ACTION_LAYOUT_VERSION, ActionLayout
 from envs.engine import MAX_SEATS, MIN_SEATS
 from envs.observer import observation_size
 
@@ -82,6 +90,9 @@ class ModelInfo:
     ``observation_size`` and ``action_names`` fix its input and output, and
     ``num_seats``, ``rules``, ``rules_values`` and ``role`` say which table it
     was trained for. ``timesteps`` and ``n_updates`` let training resume.
+    ``action_layout_version`` is the version of the action layout
+    (:mod:`envs.actions`) that ``action_names`` follow; a description without
+    it was written before layouts had versions and reads as version 1.
     """
 
     role: str
@@ -94,6 +105,7 @@ class ModelInfo:
     timesteps: int
     n_updates: int = 0
     rules_values: dict[str, Any] = field(default_factory=dict)
+    action_layout_version: int = ACTION_LAYOUT_VERSION
 
     def to_json(self) -> str:
         data = {"format": INFO_FORMAT, "version": INFO_VERSION, **asdict(self)}
@@ -125,10 +137,14 @@ class ModelInfo:
                              f"supported: {', '.join(_ACTIVATIONS)}")
         if not all(isinstance(n, int) and n > 0 for n in data["net_arch"]):
             raise ValueError(f"{source}: net_arch {data['net_arch']!r} must list layer sizes")
+        layout = data.get("action_layout_version", 1)  # absent: written before versions
+        if not isinstance(layout, int) or isinstance(layout, bool) or layout < 1:
+            raise ValueError(f"{source}: {INFO_ENTRY} needs 'action_layout_version' as an "
+                             f"int from 1, got {layout!r}")
         return cls(data["role"], data["rules"], data["num_seats"], data["observation_size"],
                    tuple(str(a) for a in data["action_names"]), tuple(data["net_arch"]),
                    data["activation"], data["timesteps"], data["n_updates"],
-                   data["rules_values"])
+                   data["rules_values"], layout)
 
 
 def write_info(file: Path, info: ModelInfo) -> None:
@@ -146,12 +162,36 @@ def read_info(file: Path) -> ModelInfo | None:
                                    str(file))
 
 
-def require_info(file: Path) -> ModelInfo:
-    """The description, or a refusal that says why and names ``--trust-model``."""
-    info = read_info(file)
-    if info is None:
-        raise ValueError(refusal(file))
-    return info
+def check_action_layout(info: ModelInfo, source: str) -> None:
+    """Refuse a model whose action layout is not this sette's (:mod:`envs.actions`).
+
+    The error names both layout versions and, where the model's bet ladder is
+    recorded, the first index from which the two lists of actions differ.
+    """
+    ladder = info.rules_values.get("bet_ladder")
+    ours = ActionLayout(tuple(ladder)).names if isinstance(ladder, list) and ladder else None
+    theirs = list(info.action_names)
+    if info.action_layout_version == ACTION_LAYOUT_VERSION and ours in (None, theirs):
+        return
+    if ours is None:
+        differs = f"the model has {len(theirs)} actions"
+    else:
+        start = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b),
+                     min(len(ours), len(theirs)))
+        differs = (f"from index {start} the model has {_some(theirs[start:])} where this "
+                   f"layout has {_some(ours[start:])}")
+    raise ValueError(f"model {source} was trained on action layout version "
+                     f"{info.action_layout_version}, but this sette uses action layout version "
+                     f"{ACTION_LAYOUT_VERSION}: {differs}. Play it with the sette it was "
+                     f"trained with, or train it again")
+
+
+def _some(names: list[str], shown: int = 6) -> str:
+    """A few action names for a message: ``nothing`` when there are none."""
+    if not names:
+        return "nothing"
+    more = f" and {len(names) - shown} more" if len(names) > shown else ""
+    return ", ".join(names[:shown]) + more
 
 
 def refusal(file: Path) -> str:
@@ -301,6 +341,7 @@ def load_model(path: str | Path, trust: bool | None = None) -> LearnedAgent:
     file = model_path(path)
     info = read_info(file)
     if info is not None:
+        check_action_layout(info, str(path))
         return LearnedAgent.from_state(read_weights(file)["policy"], info, str(path))
     if not (trusted() if trust is None else trust):
         raise ValueError(refusal(file))

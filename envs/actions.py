@@ -36,6 +36,26 @@ index        name                    meaning
 ===========  ======================  ==============================================
 
 Actions a preset does not use are always masked out.
+
+**The layout is frozen and versioned: indices are append-only.** Saved models
+(``agents.learned``) record :data:`ACTION_LAYOUT_VERSION` and the action names
+they were trained on, and refuse to load under another version, so no action
+may ever move. :data:`LAYOUT` lists the blocks in index order, each with the
+version that added it; version 1 is the table above, bit for bit. To add an
+action (a new house-rule plug-in, say):
+
+1. append one row to :data:`LAYOUT`, *after the last block*, with the next
+   version number, and set :data:`ACTION_LAYOUT_VERSION` to it. Never insert a
+   row before another, reorder, rename or remove one: every later index would
+   shift (a new core action placed before ``bet_<k>`` would move every bet);
+2. a plug-in names its actions in a ``FIXED`` block named after its rule
+   switch, e.g. ``(2, "surrender", FIXED, ("surrender",))``: names are
+   lower-case ``snake_case``, unique across the layout. The block follows the
+   ladder-sized ones, so its index depends on the ladder's length: the plug-in
+   looks it up once, when the engine is built, with
+   ``layout.index("surrender")`` (never a hard-coded number);
+3. add the row to the table above and the new names to the pinned table in
+   ``tests/test_action_layout.py`` (its version-1 rows never change).
 """
 
 from __future__ import annotations
@@ -60,7 +80,7 @@ FUSILAR: Final = 11
 PASS: Final = 12
 SELL_BANK: Final = 13
 
-CORE_ACTIONS = (
+CORE_ACTIONS: Final = (
     "stand", "hit", "reveal_hit", "take_bank", "refuse_bank", "claim_bank",
     "double", "split", "change_four", "mort", "decline", "fusilar", "pass", "sell_bank",
 )
@@ -71,28 +91,57 @@ table of up to 8. At a larger table (``envs.rules.MAX_SEATS``) a player backs on
 hands after its own, never one further round: the layout is the same for every table size,
 so a policy moves between sizes and no index is renumbered (``envs.rules``, side bets)."""
 
+# How many indices a block of LAYOUT holds.
+FIXED: Final = 0
+"""One index per name the block lists."""
+PER_STAKE: Final = 1
+"""One index per ladder entry k, named ``<block>_<k>``."""
+PER_TARGET_STAKE: Final = 2
+"""One index per target offset o = 1..MAX_OFFSET and ladder entry k, ``<block>_<o>_<k>``."""
+
+ACTION_LAYOUT_VERSION: Final = 1
+"""The version of :data:`LAYOUT`: the highest version among its rows (module docstring)."""
+
+LAYOUT: Final[tuple[tuple[int, str, int, tuple[str, ...]], ...]] = (
+    # (version that added it, block, kind, names of a FIXED block). Append-only.
+    (1, "core", FIXED, CORE_ACTIONS),
+    (1, "bet", PER_STAKE, ()),
+    (1, "raise", PER_STAKE, ()),
+    (1, "bid", PER_STAKE, ()),
+    (1, "side_bet", PER_TARGET_STAKE, ()),
+)
+"""The blocks of the action layout in index order (module docstring: how to add one)."""
+
+
+def block_names(block: str, kind: int, names: tuple[str, ...],
+                ladder: tuple[int, ...]) -> list[str]:
+    """The action names of one :data:`LAYOUT` block for a bet ladder, in index order."""
+    if kind == FIXED:
+        return list(names)
+    if kind == PER_STAKE:
+        return [f"{block}_{k}" for k in ladder]
+    return [f"{block}_{o}_{k}" for o in range(1, MAX_OFFSET + 1) for k in ladder]
+
 
 class ActionLayout:
-    """Names and index ranges of the actions for one bet ladder."""
+    """Names and index ranges of the actions for one bet ladder (:data:`LAYOUT`)."""
 
     __slots__ = ("ladder", "bet_start", "raise_start", "bid_start", "side_bet_start", "size",
                  "names")
 
     def __init__(self, ladder: tuple[int, ...]) -> None:
         self.ladder = tuple(ladder)
-        width = len(self.ladder)
-        self.bet_start = len(CORE_ACTIONS)
-        self.raise_start = self.bet_start + width
-        self.bid_start = self.raise_start + width
-        self.side_bet_start = self.bid_start + width
-        self.size = self.side_bet_start + MAX_OFFSET * width
-        self.names = (
-            list(CORE_ACTIONS)
-            + [f"bet_{k}" for k in self.ladder]
-            + [f"raise_{k}" for k in self.ladder]
-            + [f"bid_{k}" for k in self.ladder]
-            + [f"side_bet_{o}_{k}" for o in range(1, MAX_OFFSET + 1) for k in self.ladder]
-        )
+        names: list[str] = []
+        starts: dict[str, int] = {}
+        for _version, block, kind, fixed in LAYOUT:
+            starts[block] = len(names)
+            names.extend(block_names(block, kind, fixed, self.ladder))
+        self.bet_start = starts["bet"]
+        self.raise_start = starts["raise"]
+        self.bid_start = starts["bid"]
+        self.side_bet_start = starts["side_bet"]
+        self.size = len(names)
+        self.names = names
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle as (class, constructor arguments, attributes): see envs.cards.get_state."""

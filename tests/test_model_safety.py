@@ -17,6 +17,7 @@ import json
 import pickle
 import shutil
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -24,26 +25,9 @@ import pytest
 
 from agents import make_agent
 from agents.learned import INFO_ENTRY, TRUST_ENV, ModelInfo, load_model, read_info
+from envs.actions import ACTION_LAYOUT_VERSION
 from envs.single_seat import PlayerEnv
 from train.cli import main
-
-TINY = """
-[player]
-timesteps = 512
-ppo = {}
-[run]
-n_envs = 2
-checkpoint_every = 256
-eval_every = 100000
-eval_hands = 20
-progress_bar = false
-[ppo]
-n_steps = 128
-batch_size = 64
-n_epochs = 2
-net_arch = [16, 16]
-"""
-
 
 class Payload:
     """Unpickling it opens (so creates) the marker file: what a crafted model could do."""
@@ -62,11 +46,10 @@ def untrusted(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 @pytest.fixture(scope="module")
-def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def run(tmp_path_factory: pytest.TempPathFactory, tiny_run_config: Callable) -> Path:
     """A run whose player stage trained 512 steps on catalan, 2 seats."""
     root = tmp_path_factory.mktemp("safety")
-    (root / "tiny.toml").write_text(TINY)
-    assert main(["train", "player", "--config", str(root / "tiny.toml"),
+    assert main(["train", "player", "--config", str(tiny_run_config(root)),
                  "--run-dir", str(root / "run")]) == 0
     return root / "run"
 
@@ -111,6 +94,7 @@ def test_every_saved_model_and_checkpoint_describes_itself(run: Path) -> None:
         assert list(info.action_names) == env.get_action_meanings()
         assert (info.net_arch, info.activation) == ((16, 16), "tanh")
         assert info.rules_values["bet_ladder"] == [1, 2, 5, 10]
+        assert info.action_layout_version == ACTION_LAYOUT_VERSION
     steps = sorted(read_info(f).timesteps for f in files[1:])
     assert steps == sorted(int(f.name.split("_")[1]) for f in files[1:])
     assert read_info(files[0]).timesteps == json.loads(

@@ -45,9 +45,9 @@ from stable_baselines3.common.callbacks import (BaseCallback, CallbackList,
 from stable_baselines3.common.vec_env import (DummyVecEnv, SubprocVecEnv, VecEnv,
                                               VecEnvWrapper, VecMonitor)
 
-from agents.learned import (MODEL_FILE, LearnedAgent, ModelInfo, read_info, read_weights,
-                            refusal, trusted, write_info)
-from envs.actions import ActionLayout
+from agents.learned import (MODEL_FILE, LearnedAgent, ModelInfo, check_action_layout,
+                            read_info, read_weights, refusal, trusted, write_info)
+from envs.actions import ACTION_LAYOUT_VERSION, ActionLayout
 from envs.rules import Rules
 from envs.single_seat import BankEnv, PlayerEnv, PolicyLike
 from evaluate.ev import compare
@@ -198,7 +198,7 @@ def model_info(model: MaskablePPO, role: str, config: TrainConfig) -> ModelInfo:
                      action_names=tuple(ActionLayout(tuple(rules.bet_ladder)).names),
                      net_arch=tuple(ppo.net_arch), activation=ppo.activation,
                      timesteps=int(model.num_timesteps), n_updates=int(model._n_updates),
-                     rules_values=rules.to_dict())
+                     rules_values=rules.to_dict(), action_layout_version=ACTION_LAYOUT_VERSION)
 
 
 def new_model(env: VecEnv, ppo: PPOConfig, stage_dir: Path, seed: int) -> MaskablePPO:
@@ -218,14 +218,17 @@ def restore_model(path: Path, env: VecEnv, role: str, config: TrainConfig, stage
 
     The network, the optimizer's state and the step count come from the file;
     every setting from the run's config, which must describe the same network
-    and table. A file without a description loads the old way (unpickling
-    it) only when the user trusts it (:func:`agents.learned.trusted`).
+    and table, on this sette's action layout
+    (:func:`agents.learned.check_action_layout`). A file without a
+    description loads the old way (unpickling it) only when the user trusts
+    it (:func:`agents.learned.trusted`).
     """
     info = read_info(path)
     if info is None:
         if not trusted():
             raise ValueError(refusal(path))
         return MaskablePPO.load(path, env=env, device="cpu")
+    check_action_layout(info, repr(str(path)))
     model = new_model(env, config.stage_ppo(role), stage_dir, seed)
     expected = model_info(model, role, config)
     for key in ("role", "num_seats", "observation_size", "action_names", "net_arch",
