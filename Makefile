@@ -1,6 +1,6 @@
 # Two commands do everything on a fresh clone:
 #   make run    - the main job with its defaults: `sette train` (sets up .venv on first use)
-#   make test   - the test suite (sets up .venv on first use)
+#   make test   - the type check (make typecheck), then the test suite (sets up .venv on first use)
 # `make setup` exists too, but nobody needs to call it first.
 
 PYTHON ?= python3
@@ -9,12 +9,12 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 EXTRAS ?= dev,bench,train
 
-.PHONY: setup run test bench clean
+.PHONY: setup run typecheck test bench clean
 
 setup: $(STAMP)
 
 # setup.py compiles these engine modules with mypyc (envs/_native.py): rebuild when they change.
-NATIVE_SOURCES := $(addprefix envs/,cards.py actions.py hands.py engine.py observer.py seat_play.py _native.py)
+NATIVE_SOURCES := $(addprefix envs/,cards.py actions.py hands.py rulebook.py engine.py observer.py seat_play.py _native.py)
 
 $(STAMP): pyproject.toml Makefile setup.py $(NATIVE_SOURCES)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,7 +25,13 @@ $(STAMP): pyproject.toml Makefile setup.py $(NATIVE_SOURCES)
 run: $(STAMP)
 	$(BIN)/sette train
 
-test: $(STAMP)
+# mypy over every module (settings in pyproject.toml's [tool.mypy]).
+TYPECHECKED := envs agents evaluate train benchmarks
+
+typecheck: $(STAMP)
+	$(BIN)/python -m mypy $(TYPECHECKED)
+
+test: typecheck
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)

@@ -50,21 +50,25 @@ a hand's scoring and its special forms live in :mod:`envs.hands`.
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Final
 
 import numpy as np
 
 from envs import actions as A
 from envs.actions import ActionLayout
-from envs.cards import (DECK_SIZE, HALF_POINTS, NUM_RANKS, SEVEN_AND_HALF, card_name,
-                        get_state, high_card_key, is_figure, new_shoe, parse_card,
+from envs.cards import (DECK_SIZE, NUM_RANKS, SEVEN_AND_HALF, card_name,
+                        get_state, high_card_key, new_shoe, parse_card,
                         parse_cards, set_state)
 from envs.hands import (BUST, DECLARED, FUSILAR, MORT, NONE, PAIR_OF_SEVENS, PLAYING,
                         SECRET, STATUS_NAMES, STOOD, TRIPLE, WAITING, Hand)
+from envs.rulebook import (RuleSwitches, bank_cover, covered_pay, forces_chase, hand_form,
+                           hit_face_up, is_pair_of_sevens, may_split, qualifies_for_bank,
+                           seat_need, split_floor, winning_multiple, wins_jackpot)
 from envs.rules import MAX_SEATS, MIN_SEATS, Rules
 
-__all__ = ["Engine", "Hand", "IllegalActionError", "replay", "PHASE_NAMES", "STATUS_NAMES",
-           "BET", "PLAY", "BANK", "TRANSFER", "OVER", "AUCTION", "SIDE_BET", "SELL",
+__all__ = ["Engine", "Hand", "IllegalActionError", "RuleSwitches", "replay", "as_index",
+           "PHASE_NAMES", "STATUS_NAMES", "BET", "PLAY", "BANK", "TRANSFER", "OVER", "AUCTION", "SIDE_BET", "SELL",
            "WAITING", "PLAYING", "STOOD", "BUST", "DECLARED"]
 
 # Phases: who is asked for what.
@@ -87,54 +91,6 @@ _MAX_FOUR_CHANGES: Final = 4  # RULES.md §6 change_four (ESP): "up to four time
 
 class IllegalActionError(ValueError):
     """An action that is not legal for the seat to act."""
-
-
-class RuleSwitches:
-    """The switches of a :class:`~envs.rules.Rules` that the engine reads, as plain attributes.
-
-    ``Rules`` is a frozen dataclass outside the compiled core: reading one of
-    its switches is a dictionary lookup, and a step reads about twenty. Copied
-    here once per engine they are struct fields of the compiled class
-    (:mod:`envs._native`). The values are exactly the rules' own.
-    """
-
-    def __init__(self, rules: Rules) -> None:
-        self.rules = rules
-        self.decks: int = rules.decks
-        self.wild_card: str = rules.wild_card
-        self.starting_chips: int = rules.starting_chips
-        self.min_bet: int = rules.min_bet
-        self.max_bet: int = rules.max_bet
-        self.bet_ladder: tuple[int, ...] = tuple(rules.bet_ladder)
-        self.smallest_stake: int = rules.smallest_stake  # RULES.md §8.9
-        self.bet_timing: str = rules.bet_timing
-        self.bet_raise: bool = rules.bet_raise
-        self.reshuffle: str = rules.reshuffle
-        self.hidden_cards: str = rules.hidden_cards
-        self.declare_seven_and_half: bool = rules.declare_seven_and_half
-        self.bank_must_chase_declared: bool = rules.bank_must_chase_declared
-        self.natural_beats_bank_multicard: str = rules.natural_beats_bank_multicard
-        self.natural_pays: int = rules.natural_pays
-        self.any_seven_and_half_pays: bool = rules.any_seven_and_half_pays
-        self.triple: bool = rules.triple
-        self.pair_of_sevens: bool = rules.pair_of_sevens
-        self.jackpot_ante: int = rules.jackpot_ante
-        self.first_bank: str = rules.first_bank
-        self.bank_transfer: str = rules.bank_transfer
-        self.bank_sale: bool = rules.bank_sale
-        self.max_bank_hands: int = rules.max_bank_hands
-        self.bank_min_cover: bool = rules.bank_min_cover
-        self.double: bool = rules.double
-        self.split_rule: str = rules.split_rule
-        self.change_four: str = rules.change_four
-        self.secret_three: bool = rules.secret_three
-        self.mort: bool = rules.mort
-        self.fusilar: bool = rules.fusilar
-        self.side_bets: bool = rules.side_bets
-        self.max_payout_multiple: int = rules.max_payout_multiple
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (RuleSwitches, (self.rules,))
 
 
 class Engine:
@@ -268,7 +224,7 @@ class Engine:
             cards = parse_cards(deck)
         elif isinstance(deck, (list, tuple, np.ndarray)):
             items: list[object] = list(deck)
-            cards = [_count(c) if _is_integer(c) else parse_card(c) for c in items]
+            cards = [as_index(c) if _is_integer(c) else parse_card(c) for c in items]
         else:
             raise ValueError(f"deck={deck!r} must be card names such as '7o Rc' or a list of "
                              f"names or codes 0..{DECK_SIZE - 1}")
@@ -337,7 +293,7 @@ class Engine:
         else (a bool, a float) is refused like an illegal action, naming it;
         typed ``object`` so that the compiled core reaches the same check.
         """
-        index = action if type(action) is int else _count(action)
+        index = action if type(action) is int else as_index(action)
         legal = self.legal_actions()
         if index not in legal:
             names = self.layout.names
@@ -393,7 +349,7 @@ class Engine:
             best = self.best_bid[0]
             others = self.num_seats - 1
             # The buyer must still be able to hold the bank once it has paid every seat.
-            keep = r.min_bet * (others * r.max_payout_multiple if r.bank_min_cover else 1)
+            keep = bank_cover(r, others)
             cap = (self.chips[self.actor] - keep) // others
             start = self.layout.bid_start
             return [A.PASS] + [start + i for i, k in enumerate(r.bet_ladder)
@@ -412,21 +368,12 @@ class Engine:
         r = self._switches
         return [start + i for i, k in enumerate(r.bet_ladder) if low <= k * r.min_bet <= high]
 
-    def _split_floor(self, hand: Hand) -> int:
-        """Smallest second stake when ``hand`` is split (RULES.md §6, §8.9).
-
-        ``two_figures_unlimited`` (PAG): at least the hand's stake, a raise
-        included; ``abrirse``: any stake on offer.
-        """
-        r = self._switches
-        return hand.bet if r.split_rule == "two_figures_unlimited" else r.smallest_stake
-
     def _legal_bet(self) -> list[int]:
         r = self._switches
         seat = self.actor
         low = r.smallest_stake
         if self.bet_purpose == "split":
-            low = self._split_floor(self.hands[seat][self.hand_index - 1])
+            low = split_floor(r, self.hands[seat][self.hand_index - 1].bet)
         legal = self._stakes(self.layout.bet_start, low, min(r.max_bet, self.chips[seat]))
         if self.bet_purpose == "turn":
             hand = self.hands[self.actor][0]
@@ -478,30 +425,13 @@ class Engine:
         return legal
 
     def _can_split(self, hand: Hand) -> bool:
-        """RULES.md §6 split: which hands may become two, by ``split_rule``.
-
-        RULES.md §8.9: only when the second stake can be placed — equal to
-        the first (``two_figures_once``, staked at once), or a stake on offer
-        from :meth:`_split_floor` up to ``max_bet`` and the chips held.
-        """
-        rule = self._switches.split_rule
-        if rule == "none" or hand.special != NONE or hand.doubled:
+        """RULES.md §6 split, §8.9: whether the hand in play may be split (:func:`may_split`)."""
+        if self._switches.split_rule == "none":
             return False
-        cards = hand.cards
         seat = self.actor
-        chips = self.chips[seat]
         opened = sum(h.splits for h in self.hands[seat])
-        if rule == "abrirse":
-            limit = _abrirse_limit(len(self.order))
-            values = {HALF_POINTS[c] for c in cards}
-            if not (len(cards) in (2, 3) and len(values) == 1 and opened < limit):
-                return False
-        elif len(cards) != 2 or not (is_figure(cards[0]) and is_figure(cards[1])):
-            return False
-        elif rule == "two_figures_once":
-            return opened == 0 and chips >= hand.bet
-        high = min(self._switches.max_bet, chips)
-        return bool(self._stakes(0, self._split_floor(hand), high))
+        return may_split(self._switches, hand.cards, hand.special, hand.doubled, opened,
+                         len(self.order), self.chips[seat], hand.bet)
 
     def _legal_side_bets(self) -> list[int]:
         r = self._switches
@@ -522,15 +452,13 @@ class Engine:
         return sorted(legal)
 
     def _bank_must_chase(self) -> bool:
-        """The bank may not stand below 7½ (RULES.md §4.6, §6 fusilar)."""
+        """The bank may not stand below 7½ (RULES.md §4.6, §6 fusilar: :func:`forces_chase`)."""
         if self.bank_hand.total >= SEVEN_AND_HALF:
             return False
         chase_declared = self._switches.bank_must_chase_declared
         for s in self.order:
             for h in self.hands[s]:
-                if h.settled:
-                    continue
-                if h.special == FUSILAR or (chase_declared and h.status == DECLARED):
+                if not h.settled and forces_chase(h.special, h.status, chase_declared):
                     return True
         return False
 
@@ -544,7 +472,7 @@ class Engine:
             self._shuffle_all()
         self.hand_start_chips = list(self.chips)
         self.refused[self.bank] = False  # a refusal counts until the seat next holds the bank
-        need = self._seat_need()
+        need = seat_need(r.smallest_stake, r.jackpot_ante)
         self.order = [s for s in ((self.bank + i) % n for i in range(1, n)) if self.chips[s] >= need]
         self.bank_streak += 1
         self.current = [0] * n
@@ -681,7 +609,7 @@ class Engine:
             self._next_hand()
             return
         if action == A.HIT:
-            self._give(hand, self._hit_face_up(hand))
+            self._give(hand, hit_face_up(self._switches.hidden_cards, hand.hidden_count))
         elif action == A.REVEAL_HIT:
             self._reveal(hand)
             self._give(hand, False)
@@ -690,7 +618,7 @@ class Engine:
             hand.bet *= 2
             hand.doubled = True
             self._log("double", seat, hand.bet, self.hand_index)
-            self._give(hand, self._hit_face_up(hand))
+            self._give(hand, hit_face_up(self._switches.hidden_cards, hand.hidden_count))
             if not self._after_card(hand):
                 self._set_status(hand, STOOD)
                 self._next_hand()
@@ -800,18 +728,6 @@ class Engine:
         self._log("four_back", self.actor, card)
         self._give(hand, False)
 
-    def _hit_face_up(self, hand: Hand) -> bool:
-        """Face of a card drawn by ``hit`` (RULES.md §4.3 ``hidden_cards``).
-
-        ``first_only``: face up. ``alternate``, and ``player_choice`` by
-        RULES.md §8.6: face up while the hand holds a face-down card, else
-        face down (after a split or an abrirse, say), so a hand keeps at most
-        one face-down card and may have one.
-        """
-        if self._switches.hidden_cards == "first_only":
-            return True
-        return hand.hidden_count > 0
-
     def _bust(self, hand: Hand) -> None:
         """RULES.md §4.4: the hand is shown; its stake and side bets go to the bank at once."""
         self._set_status(hand, BUST)
@@ -850,7 +766,7 @@ class Engine:
             self._settle()
             return
         self._give(hand, True)
-        if self._switches.pair_of_sevens and hand.is_pair_of_sevens:
+        if self._switches.pair_of_sevens and is_pair_of_sevens(hand.cards):
             hand.special = PAIR_OF_SEVENS
             self._log("special", self.bank, "pair_of_sevens", 0)
             self._set_status(hand, STOOD)
@@ -864,69 +780,17 @@ class Engine:
             self._settle()
 
     # ------------------------------------------------------------ settlement
-    def _payout_multiple(self, hand: Hand) -> int:
-        """Multiple of the stake paid to a winning 7½ or ordinary hand (RULES.md §4.8)."""
-        r = self._switches
-        if hand.total == SEVEN_AND_HALF and (hand.is_natural or r.any_seven_and_half_pays):
-            return r.natural_pays
-        return 1
-
     def _form(self, hand: Hand) -> int:
-        """The special form of ``hand``'s cards: ``PAIR_OF_SEVENS``, ``TRIPLE`` or ``NONE``.
-
-        RULES.md §4.8 (exactly two 7s; ITA triplè, a 7 and the matta as two
-        cards) and §8.4: the form comes from the cards alone, whatever route
-        built the hand — a Mort, a fusilar or a secret three included.
-        """
+        """The special form of ``hand``'s cards (RULES.md §4.8, §8.4: :func:`hand_form`)."""
         r = self._switches
-        cards = hand.cards
-        if len(cards) != 2:
-            return NONE
-        if r.pair_of_sevens and hand.is_pair_of_sevens:
-            return PAIR_OF_SEVENS
-        if r.triple and hand.wilds == 1 and any(
-                c != self.wild and c % NUM_RANKS == _SEVEN_RANK for c in cards):
-            return TRIPLE
-        return NONE
+        return hand_form(hand.cards, self.wild, r.pair_of_sevens, r.triple)
 
     def _player_wins(self, hand: Hand) -> int:
-        """0 if the bank wins, else the payout multiple (RULES.md §4.7, §4.8, §6).
-
-        RULES.md §8.4: a pair of sevens or a triplè counts from the cards
-        alone (:meth:`_form`), also when a Mort, a fusilar or a secret three
-        made it; where its payout and the route's both apply, the higher is paid.
-        """
-        bank_pair = self.bank_hand.special == PAIR_OF_SEVENS
-        form = self._form(hand)
-        if form == TRIPLE:
-            by_form = 3  # beats every bank hand
-        elif form == PAIR_OF_SEVENS:
-            by_form = 0 if bank_pair else 3  # equal hands: the bank wins
-        else:
-            by_form = 0
-        return max(by_form, self._route_wins(hand))
-
-    def _route_wins(self, hand: Hand) -> int:
-        """The payout multiple by the hand's route and total, its form aside (0: the bank wins)."""
+        """0 if the bank wins, else the payout multiple (RULES.md §4.7, §4.8, §6: :func:`winning_multiple`)."""
         bank = self.bank_hand
-        bank_total = bank.total
-        special = hand.special
-        bank_pair = bank.special == PAIR_OF_SEVENS
-        if special == FUSILAR:  # 4x on 7½ unless the bank makes 7½; else a bust
-            return 4 if hand.total == SEVEN_AND_HALF and bank_total != SEVEN_AND_HALF \
-                and not bank_pair else 0
-        if special == MORT and hand.total != SEVEN_AND_HALF:
-            return 0
-        if hand.busted or bank_pair:
-            return 0
-        if bank.busted:
-            return self._payout_multiple(hand)
-        if bank_total == SEVEN_AND_HALF:
-            rule = self._switches.natural_beats_bank_multicard
-            if rule != "off" and hand.is_natural and len(bank.cards) >= 3:
-                return self._payout_multiple(hand) if rule == "double" else 1
-            return 0
-        return self._payout_multiple(hand) if hand.total > bank_total else 0
+        return winning_multiple(self._switches, hand.total, len(hand.cards), hand.special,
+                                self._form(hand), bank.total, len(bank.cards),
+                                bank.special == PAIR_OF_SEVENS)
 
     def _settle(self) -> None:
         """RULES.md §4.7–4.9: collect, pay in turn order within coverage, jackpot."""
@@ -952,19 +816,20 @@ class Engine:
                 for bettor, stake in hand.side_bets:
                     self._log("side_lose", bettor, stake, s)
         for hand, multiple in winners:
-            pay = min(multiple * hand.bet, chips[bank])
+            pay = covered_pay(multiple, hand.bet, chips[bank])
             chips[bank] -= pay
             chips[hand.seat] += hand.bet + pay
             hand.settled = True
             self._log("win", hand.seat, pay, multiple * hand.bet, hand.index)
             for bettor, stake in hand.side_bets:
-                pay = min(multiple * stake, chips[bank])
+                pay = covered_pay(multiple, stake, chips[bank])
                 chips[bank] -= pay
                 chips[bettor] += stake + pay
                 self._log("side_win", bettor, pay, multiple * stake, hand.seat)
-        if self.jackpot and self.bank_hand.total != SEVEN_AND_HALF:
+        bank_total = self.bank_hand.total
+        if self.jackpot and bank_total != SEVEN_AND_HALF:
             for s in self.order:
-                if any(h.is_natural and not h.busted and h.special != FUSILAR
+                if any(wins_jackpot(h.total, len(h.cards), h.special, bank_total)
                        for h in self.hands[s]):
                     chips[s] += self.jackpot
                     self._log("jackpot", s, self.jackpot)
@@ -990,6 +855,8 @@ class Engine:
           if it won the hand — §8.3: a fusilar that is 7½ and wins too, at
           its place in turn order;
         * §8.8: a seat that could not hold the bank next hand is passed over.
+
+        Each hand's qualification is :func:`qualifies_for_bank`.
         """
         kind = self._switches.bank_transfer
         if kind == "none":
@@ -999,15 +866,8 @@ class Engine:
             if not self._can_bank(s):
                 continue
             for h in self.hands[s]:
-                if self._form(h) != NONE:
-                    qualifies = True
-                elif not self._player_wins(h):
-                    qualifies = False
-                elif kind == "natural_only":
-                    qualifies = h.is_natural
-                else:
-                    qualifies = h.total == SEVEN_AND_HALF
-                if qualifies:
+                if qualifies_for_bank(kind, self._form(h), self._player_wins(h), h.total,
+                                      len(h.cards)):
                     out.append(s)
                     break
         return out
@@ -1119,21 +979,14 @@ class Engine:
             return
         self._start_hand()
 
-    def _seat_need(self) -> int:
-        """Chips a player needs to be dealt in: the smallest stake and the ante (RULES.md §8.9)."""
-        r = self._switches
-        return r.smallest_stake + r.jackpot_ante
-
     def _can_bank(self, seat: int) -> bool:
-        """Whether ``seat`` may hold the bank for the next hand (RULES.md §5)."""
+        """Whether ``seat`` may hold the bank for the next hand (RULES.md §5: :func:`bank_cover`)."""
         r = self._switches
-        need = self._seat_need()
+        need = seat_need(r.smallest_stake, r.jackpot_ante)
         players = sum(1 for s in range(self.num_seats) if s != seat and self.chips[s] >= need)
         if players == 0:
             return False
-        if r.bank_min_cover:
-            return self.chips[seat] >= players * r.min_bet * r.max_payout_multiple
-        return self.chips[seat] >= r.min_bet
+        return self.chips[seat] >= bank_cover(r, players)
 
     def _next_bank_seat(self, start: int) -> int | None:
         """The first seat from ``start`` on, in turn order, able to hold the bank."""
@@ -1267,18 +1120,33 @@ def _is_integer(value: object) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
 
 
-def _count(value: object) -> int:
-    """``value`` as a Python int if it is a non-negative integer (:func:`_is_integer`), else -1."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+def as_index(value: object) -> int:
+    """``value`` as a Python int if it is a non-negative integer, else -1.
+
+    An integer is a Python int, a numpy integer or a 0-d integer array — never
+    a bool (``True`` is no index) nor a float (``1.0`` is not rounded). The one
+    reading of a client's index (an action, a seat, a card code, a seed) that
+    the engine, the observer and the views share: each names the bad value
+    in its own error.
+    """
+    if type(value) is int:
+        return value if value >= 0 else -1
+    if isinstance(value, (bool, np.bool_)):
         return -1
-    return max(int(value), -1)
+    if isinstance(value, np.ndarray) and (value.ndim != 0 or value.dtype.kind not in "iu"):
+        return -1
+    try:
+        index = operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return -1
+    return index if index >= 0 else -1
 
 
 def _checked_seed(seed: object) -> int | None:
     """``reset``'s seed as a Python int (None stays None); a ``ValueError`` names a bad one."""
     if seed is None:
         return None
-    value = _count(seed)
+    value = as_index(seed)
     if value < 0:
         raise ValueError(f"seed={seed!r} must be a non-negative integer or None")
     return value
@@ -1287,7 +1155,7 @@ def _checked_seed(seed: object) -> int | None:
 def _checked_chips(chips: object, n: int) -> list[int]:
     """``reset``'s stacks: exactly ``n`` non-negative integers, as Python ints."""
     items: list[object] = list(chips) if isinstance(chips, (list, tuple, np.ndarray)) else []
-    stacks = [_count(c) for c in items]
+    stacks = [as_index(c) for c in items]
     if len(stacks) != n or min(stacks) < 0:
         raise ValueError(f"chips={chips!r} must be {n} non-negative integers, one per seat")
     return stacks
@@ -1295,21 +1163,10 @@ def _checked_chips(chips: object, n: int) -> list[int]:
 
 def _checked_bank(bank: object, n: int) -> int:
     """``reset``'s first bank: a seat ``0..n-1``, as a Python int."""
-    seat = _count(bank)
+    seat = as_index(bank)
     if not 0 <= seat < n:
         raise ValueError(f"bank={bank!r} is not a seat; seats are 0..{n - 1}")
     return seat
-
-
-def _abrirse_limit(players: int) -> int:
-    """RULES.md §6 abrirse: 3 openings with 2–3 players, 1 with 4–5, none with more.
-
-    Design choice: "players" counts the players in the hand, the bank not
-    included; a single player may open 3 times too.
-    """
-    if players <= 3:
-        return 3
-    return 1 if players <= 5 else 0
 
 
 def replay(rules: Rules | str, num_seats: int, max_hands: int | None,

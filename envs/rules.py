@@ -427,7 +427,8 @@ class Rules:
         """
         top = self.max_seats
         try:
-            seats = -1 if isinstance(num_seats, bool) else operator.index(num_seats)
+            seats = -1 if isinstance(num_seats, bool) else operator.index(
+                num_seats)  # type: ignore[arg-type]  # anything with __index__, or TypeError
         except TypeError:  # a float, a string: not a count
             seats = -1
         if not MIN_SEATS <= seats <= top:
@@ -442,13 +443,13 @@ class Rules:
 
     @property
     def max_payout_multiple(self) -> int:
-        """Largest multiple of a stake the bank may have to pay (§5 bank_min_cover)."""
-        multiple = max(1, self.natural_pays)
-        if self.triple or self.pair_of_sevens:
-            multiple = max(multiple, 3)
-        if self.fusilar:
-            multiple = max(multiple, 4)
-        return multiple
+        """Largest multiple of a stake the bank may have to pay (§5 bank_min_cover).
+
+        The rule is :func:`envs.rulebook.largest_multiple` (imported here, not at
+        the top: the rulebook imports this module).
+        """
+        from envs.rulebook import largest_multiple
+        return largest_multiple(self.natural_pays, self.triple, self.pair_of_sevens, self.fusilar)
 
 
 _FIELDS = {f.name: f for f in dataclasses.fields(Rules)}
