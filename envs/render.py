@@ -5,13 +5,22 @@ totals included, comes from :func:`envs.table_view.table_view`, which the
 picture (:mod:`envs.picture`) shares: face-down cards the viewer may not see
 are drawn ``##``, the viewer's own face-down cards in brackets. ``transcript``
 turns an engine's event log into readable lines — the golden playthroughs are
-stored in this form.
+stored in this form: each event is read by name as its class of
+:mod:`envs.events`, and :data:`EVENT_LINES` holds one line-writer per kind.
 """
 
 from __future__ import annotations
 
+from typing import Any, Callable, Final
+
 from envs.cards import card_name, format_half_points
 from envs.engine import STATUS_NAMES, Engine
+from envs.events import (ActionEvent, AnteEvent, BankEvent, BetEvent, BidEvent, BustEvent,
+                         CardEvent, ChipsEvent, DeclineMortEvent, DiscardedEvent, DoubleEvent,
+                         FirstBankEvent, ForcedTakeEvent, FourBackEvent, HandEvent, HighCardEvent,
+                         JackpotEvent, LoseEvent, OverEvent, RaiseEvent, ResetEvent, RevealEvent,
+                         SellEvent, ShuffleEvent, SideBetEvent, SideLoseEvent, SideWinEvent,
+                         SpecialEvent, SplitEvent, StatusEvent, WinEvent, typed)
 from envs.table_view import HandShown, SeatShown, table_view
 
 
@@ -57,85 +66,187 @@ def table_text(engine: Engine, viewer: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def _event_text(event: tuple) -> str:
-    kind = event[0]
-    if kind == "reset":
-        _, seed, deck, bank, chips = event
-        extra = "".join([f" deck={' '.join(deck)}" if deck else "",
-                         f" bank={bank}" if bank is not None else "",
-                         f" chips={chips}" if chips else ""])
-        return f"reset seed={seed}{extra}"
-    if kind == "shuffle":
-        return f"shuffle {event[1]} cards"
-    if kind == "high_card":
-        return f"  high card: seat {event[1]} draws {card_name(event[2])}"
-    if kind == "first_bank":
-        return f"first bank: seat {event[1]} ({event[2]})"
-    if kind == "hand":
-        return f"== hand {event[1]}: bank seat {event[2]} (hand {event[3]} in a row)"
-    if kind == "ante":
-        return f"  seat {event[1]} antes {event[2]}"
-    if kind == "bet":
-        hand = f" on hand {event[3] + 1}" if event[3] else ""
-        return f"  seat {event[1]} bets {event[2]}{hand}"
-    if kind == "raise":
-        return f"  seat {event[1]} raises {event[2]} to {event[3]}"
-    if kind == "card":
-        face = "up" if event[3] else ("down, unseen" if event[5] else "down")
-        hand = f" (hand {event[4] + 1})" if event[4] else ""
-        return f"  seat {event[1]} gets {card_name(event[2])} face {face}{hand}"
-    if kind == "reveal":
-        hand = f" (hand {event[3] + 1})" if event[3] else ""
-        return f"  seat {event[1]} shows {card_name(event[2])}{hand}"
-    if kind == "action":
-        return f"seat {event[1]}: {event[2]}"
-    if kind == "bust":
-        return f"  seat {event[1]} busts with {format_half_points(event[2])}"
-    if kind == "status":
-        hand = f" hand {event[3] + 1}" if event[3] else ""
-        return f"  seat {event[1]}{hand}: {STATUS_NAMES[event[2]]}"
-    if kind == "split":
-        return f"  seat {event[1]} splits {card_name(event[2])} into hand {event[4] + 1}"
-    if kind == "double":
-        return f"  seat {event[1]} doubles to {event[2]}"
-    if kind == "discarded":
-        return f"  seat {event[1]} discards {card_name(event[2])} ({event[3]})"
-    if kind == "four_back":
-        return f"  seat {event[1]} puts {card_name(event[2])} back into the pile"
-    if kind == "special":
-        return f"  seat {event[1]}: {event[2].replace('_', ' ')}"
-    if kind == "decline_mort":
-        return f"  seat {event[1]} declines the Mort"
-    if kind == "side_bet":
-        return f"  seat {event[1]} stakes {event[3]} on seat {event[2]}'s hand"
-    if kind == "side_win":
-        return f"  seat {event[1]} wins {event[2]} on seat {event[4]}'s hand"
-    if kind == "side_lose":
-        return f"  seat {event[1]} loses {event[2]} on seat {event[3]}'s hand"
-    if kind == "bid":
-        return f"  seat {event[1]} bids {event[2]} for the bank"
-    if kind == "sell":
-        return f"  bank seat {event[1]} offers the bank to seat {event[2]}"
-    if kind == "lose":
-        hand = f" on hand {event[3] + 1}" if event[3] else ""
-        return f"  seat {event[1]} loses {event[2]}{hand}"
-    if kind == "win":
-        short = "" if event[2] == event[3] else f" (owed {event[3]}, bank out of chips)"
-        hand = f" on hand {event[4] + 1}" if event[4] else ""
-        return f"  seat {event[1]} wins {event[2]}{hand}{short}"
-    if kind == "jackpot":
-        return f"  seat {event[1]} takes the jackpot of {event[2]}"
-    if kind == "chips":
-        return f"  chips {event[1]} jackpot {event[2]}"
-    if kind == "forced_take":
-        return f"  seat {event[1]} must take the bank (refused before)"
-    if kind == "bank":
-        return f"bank passes to seat {event[1]} ({event[2]})"
-    if kind == "over":
-        return f"episode over after {event[1]} hands"
-    return " ".join(str(x) for x in event)
+def _nth_hand(index: int, form: str) -> str:
+    """``form`` with the 1-based number of a seat's hand (``index`` from 0), or "" for its first."""
+    return form.format(index + 1) if index else ""
+
+
+def _reset_line(e: ResetEvent) -> str:
+    extra = "".join([f" deck={' '.join(e.deck)}" if e.deck else "",
+                     f" bank={e.bank}" if e.bank is not None else "",
+                     f" chips={e.chips}" if e.chips else ""])
+    return f"reset seed={e.seed}{extra}"
+
+
+def _shuffle_line(e: ShuffleEvent) -> str:
+    return f"shuffle {e.pile_size} cards"
+
+
+def _high_card_line(e: HighCardEvent) -> str:
+    return f"  high card: seat {e.seat} draws {card_name(e.card)}"
+
+
+def _bid_line(e: BidEvent) -> str:
+    return f"  seat {e.seat} bids {e.amount} for the bank"
+
+
+def _first_bank_line(e: FirstBankEvent) -> str:
+    return f"first bank: seat {e.seat} ({e.reason})"
+
+
+def _hand_line(e: HandEvent) -> str:
+    return f"== hand {e.number}: bank seat {e.bank} (hand {e.streak} in a row)"
+
+
+def _ante_line(e: AnteEvent) -> str:
+    return f"  seat {e.seat} antes {e.amount}"
+
+
+def _card_line(e: CardEvent) -> str:
+    face = "up" if e.face_up else ("down, unseen" if e.unseen else "down")
+    return (f"  seat {e.seat} gets {card_name(e.card)} face {face}"
+            f"{_nth_hand(e.hand_index, ' (hand {})')}")
+
+
+def _reveal_line(e: RevealEvent) -> str:
+    return f"  seat {e.seat} shows {card_name(e.card)}{_nth_hand(e.hand_index, ' (hand {})')}"
+
+
+def _discarded_line(e: DiscardedEvent) -> str:
+    return f"  seat {e.seat} discards {card_name(e.card)} ({e.reason})"
+
+
+def _four_back_line(e: FourBackEvent) -> str:
+    return f"  seat {e.seat} puts {card_name(e.card)} back into the pile"
+
+
+def _action_line(e: ActionEvent) -> str:
+    return f"seat {e.seat}: {e.name}"
+
+
+def _status_line(e: StatusEvent) -> str:
+    return f"  seat {e.seat}{_nth_hand(e.hand_index, ' hand {}')}: {STATUS_NAMES[e.status]}"
+
+
+def _bet_line(e: BetEvent) -> str:
+    return f"  seat {e.seat} bets {e.amount}{_nth_hand(e.hand_index, ' on hand {}')}"
+
+
+def _raise_line(e: RaiseEvent) -> str:
+    return f"  seat {e.seat} raises {e.amount} to {e.bet}"
+
+
+def _double_line(e: DoubleEvent) -> str:
+    return f"  seat {e.seat} doubles to {e.bet}"
+
+
+def _split_line(e: SplitEvent) -> str:
+    return f"  seat {e.seat} splits {card_name(e.card)} into hand {e.new_hand_index + 1}"
+
+
+def _special_line(e: SpecialEvent) -> str:
+    return f"  seat {e.seat}: {e.name.replace('_', ' ')}"
+
+
+def _decline_mort_line(e: DeclineMortEvent) -> str:
+    return f"  seat {e.seat} declines the Mort"
+
+
+def _side_bet_line(e: SideBetEvent) -> str:
+    return f"  seat {e.seat} stakes {e.stake} on seat {e.target}'s hand"
+
+
+def _bust_line(e: BustEvent) -> str:
+    return f"  seat {e.seat} busts with {format_half_points(e.total)}"
+
+
+def _lose_line(e: LoseEvent) -> str:
+    return f"  seat {e.seat} loses {e.stake}{_nth_hand(e.hand_index, ' on hand {}')}"
+
+
+def _side_lose_line(e: SideLoseEvent) -> str:
+    return f"  seat {e.seat} loses {e.stake} on seat {e.target}'s hand"
+
+
+def _win_line(e: WinEvent) -> str:
+    short = "" if e.paid == e.owed else f" (owed {e.owed}, bank out of chips)"
+    return f"  seat {e.seat} wins {e.paid}{_nth_hand(e.hand_index, ' on hand {}')}{short}"
+
+
+def _side_win_line(e: SideWinEvent) -> str:
+    return f"  seat {e.seat} wins {e.paid} on seat {e.target}'s hand"
+
+
+def _jackpot_line(e: JackpotEvent) -> str:
+    return f"  seat {e.seat} takes the jackpot of {e.amount}"
+
+
+def _chips_line(e: ChipsEvent) -> str:
+    return f"  chips {e.chips} jackpot {e.jackpot}"
+
+
+def _forced_take_line(e: ForcedTakeEvent) -> str:
+    return f"  seat {e.seat} must take the bank (refused before)"
+
+
+def _sell_line(e: SellEvent) -> str:
+    return f"  bank seat {e.seat} offers the bank to seat {e.buyer}"
+
+
+def _bank_line(e: BankEvent) -> str:
+    return f"bank passes to seat {e.seat} ({e.reason})"
+
+
+def _over_line(e: OverEvent) -> str:
+    return f"episode over after {e.hands} hands"
+
+
+EVENT_LINES: Final[dict[str, Callable[[Any], str]]] = {
+    "reset": _reset_line,
+    "shuffle": _shuffle_line,
+    "high_card": _high_card_line,
+    "bid": _bid_line,
+    "first_bank": _first_bank_line,
+    "hand": _hand_line,
+    "ante": _ante_line,
+    "card": _card_line,
+    "reveal": _reveal_line,
+    "discarded": _discarded_line,
+    "four_back": _four_back_line,
+    "action": _action_line,
+    "status": _status_line,
+    "bet": _bet_line,
+    "raise": _raise_line,
+    "double": _double_line,
+    "split": _split_line,
+    "special": _special_line,
+    "decline_mort": _decline_mort_line,
+    "side_bet": _side_bet_line,
+    "bust": _bust_line,
+    "lose": _lose_line,
+    "side_lose": _side_lose_line,
+    "win": _win_line,
+    "side_win": _side_win_line,
+    "jackpot": _jackpot_line,
+    "chips": _chips_line,
+    "forced_take": _forced_take_line,
+    "sell": _sell_line,
+    "bank": _bank_line,
+    "over": _over_line,
+}
+"""Each event kind (:data:`envs.events.EVENT_TYPES`) and the function writing its line.
+
+A function takes the event as its class (its parameter says which); the
+table is keyed by kind, so its values are typed loosely.
+"""
+
+
+def event_line(event: tuple) -> str:
+    """One logged event as a transcript line; a ``ValueError`` names an unknown kind."""
+    typed_event = typed(event)
+    return EVENT_LINES[typed_event.kind](typed_event)
 
 
 def transcript(events: list[tuple]) -> str:
     """The event log as readable lines, one event a line."""
-    return "\n".join(_event_text(ev) for ev in events) + "\n"
+    return "\n".join([event_line(ev) for ev in events]) + "\n"
