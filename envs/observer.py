@@ -17,50 +17,10 @@ block 1 the next seat in turn order, and so on. A policy therefore reads
 hand* is the one it is playing, or the one it played last (split hands are
 played one after the other).
 
-Layout (:func:`observation_slices`), all float32:
-
-==================  =====  ===============================================
-name                size   meaning
-==================  =====  ===============================================
-``phase``           8      one-hot: bet, play, bank, transfer, over,
-                           auction, side_bet, sell
-``jackpot``         1      chips in the jackpot / ``starting_chips``
-``shoe_left``       1      cards left in the draw pile / shoe size
-``seen_ranks``      10     face-up or shown cards since the last shuffle
-                           (not the observer's own face-down cards), by
-                           rank 1..7, S, C, R / (4 x ``decks``)
-``hands_played``    1      hands played / ``max_hands`` (0 if unlimited)
-``own_hidden``      10     the observer's own face-down cards it has seen,
-                           by rank (cards it knows but others do not)
-``own_total``       1      best total of the cards the observer knows in
-                           its current hand, in points / 7.5
-``seats``           N x 29 one block per seat, observer first:
-==================  =====  ===============================================
-
-Each seat block (``SEAT_FIELDS``, offsets within the block):
-
-==================  =====  ===============================================
-``is_bank``         1      1 if this seat holds the bank
-``bank_streak``     1      hands in a row this seat has held the bank
-``sitting_out``     1      1 if the seat takes no part in this hand
-``acting``          1      1 if this seat is to act now
-``chips``           1      chips behind / ``starting_chips``
-``bet``             1      stakes on the seat's hands / ``max_bet``
-``status``          5      current hand, one-hot: waiting, playing, stood,
-                           bust, declared
-``up_ranks``        10     face-up cards of all its hands, by rank
-``hidden``          1      face-down cards of all its hands
-``up_total``        1      best total of the current hand's face-up cards
-                           / 7.5 (the matta at its best value)
-``refused``         1      1 if the seat refused an offered bank (§5 offer)
-``hands``           1      number of hands (more than 1 after a split)
-``doubled``         1      1 if the current hand was doubled (§6)
-``unseen``          1      face-down cards nobody has seen (Mort, fusilar,
-                           secret three: §6)
-``wild_value``      1      points the matta counts for in the current hand
-                           once the whole hand is shown / 7.5
-``side_stake``      1      side bets this seat placed on others / ``max_bet``
-==================  =====  ===============================================
+The layout — every field, its size, scope, unit and bounds, and which fields
+a new hand wipes — is the schema table of :mod:`envs.observation`, whose
+:class:`~envs.observation.ObservationReader` decodes what this module encodes.
+This module derives its offsets from that table at import.
 """
 
 from __future__ import annotations
@@ -71,34 +31,33 @@ from typing import Any, Final
 
 import numpy as np
 
+from envs import observation as _schema
 from envs.cards import HALF_POINTS as _HALF
 from envs.cards import NUM_RANKS, get_state, set_state
-from envs.engine import AUCTION, OVER, PHASE_NAMES, WAITING, Engine
+from envs.engine import AUCTION, OVER, WAITING, Engine
 from envs.hands import best_total
+from envs.observation import (GLOBAL_FIELDS, SEAT_FIELDS, observation_bounds,
+                              observation_size, observation_slices, unit_scale)
 
-SEAT_FIELDS: dict[str, slice] = {}
-_offset = 0
-for _name, _size in (("is_bank", 1), ("bank_streak", 1), ("sitting_out", 1), ("acting", 1),
-                     ("chips", 1), ("bet", 1), ("status", 5), ("up_ranks", NUM_RANKS),
-                     ("hidden", 1), ("up_total", 1), ("refused", 1), ("hands", 1),
-                     ("doubled", 1), ("unseen", 1), ("wild_value", 1), ("side_stake", 1)):
-    SEAT_FIELDS[_name] = slice(_offset, _offset + _size)
-    _offset += _size
-SEAT_BLOCK: Final = _offset
+__all__ = ["GLOBAL_SIZE", "SEAT_BLOCK", "SEAT_FIELDS", "Observer", "observation_bounds",
+           "observation_size", "observation_slices", "reference_observation"]
 
-_GLOBAL = (("phase", len(PHASE_NAMES)), ("jackpot", 1), ("shoe_left", 1),
-           ("seen_ranks", NUM_RANKS), ("hands_played", 1), ("own_hidden", NUM_RANKS),
-           ("own_total", 1))
-GLOBAL_SIZE: Final = sum(size for _, size in _GLOBAL)
-
-# Offsets used by the hot path (Final: C constants in the compiled core, envs._native).
-_PHASE: Final = 0
-_JACKPOT: Final = _PHASE + len(PHASE_NAMES)
-_SHOE: Final = _JACKPOT + 1
-_SEEN: Final = _SHOE + 1
-_HANDS: Final = _SEEN + NUM_RANKS
-_OWN_HIDDEN: Final = _HANDS + 1
-_OWN_TOTAL: Final = _OWN_HIDDEN + NUM_RANKS
+# Offsets used by the hot path, derived from the schema (Final: C constants in the
+# compiled core, envs._native).
+SEAT_BLOCK: Final[int] = _schema.SEAT_BLOCK
+GLOBAL_SIZE: Final[int] = _schema.GLOBAL_SIZE
+_OWN_START: Final[int] = _schema.OWN_START
+_OWN_SIZE: Final[int] = GLOBAL_SIZE - _OWN_START
+_PHASE: Final[int] = GLOBAL_FIELDS["phase"].start
+_JACKPOT: Final[int] = GLOBAL_FIELDS["jackpot"].start
+_SHOE: Final[int] = GLOBAL_FIELDS["shoe_left"].start
+_SEEN: Final[int] = GLOBAL_FIELDS["seen_ranks"].start
+_HANDS: Final[int] = GLOBAL_FIELDS["hands_played"].start
+_OWN_HIDDEN: Final[int] = GLOBAL_FIELDS["own_hidden"].start
+_OWN_TOTAL: Final[int] = GLOBAL_FIELDS["own_total"].start
+_OWN_HIDDEN_AT: Final[int] = _OWN_HIDDEN - _OWN_START
+"""The same fields within the observer's own part."""
+_OWN_TOTAL_AT: Final[int] = _OWN_TOTAL - _OWN_START
 _IS_BANK: Final[int] = SEAT_FIELDS["is_bank"].start
 _STREAK: Final[int] = SEAT_FIELDS["bank_streak"].start
 _OUT: Final[int] = SEAT_FIELDS["sitting_out"].start
@@ -115,47 +74,8 @@ _DOUBLED: Final[int] = SEAT_FIELDS["doubled"].start
 _UNSEEN: Final[int] = SEAT_FIELDS["unseen"].start
 _WILD: Final[int] = SEAT_FIELDS["wild_value"].start
 _SIDE: Final[int] = SEAT_FIELDS["side_stake"].start
-
-
-def observation_size(num_seats: int) -> int:
-    """Length of the observation vector for ``num_seats`` seats."""
-    return GLOBAL_SIZE + num_seats * SEAT_BLOCK
-
-
-def observation_slices(num_seats: int) -> dict[str, slice]:
-    """Name -> slice of the observation vector.
-
-    Global names (``phase``, ``seen_ranks``, …), ``seats`` for all blocks,
-    and ``seat_<i>`` / ``seat_<i>.<field>`` for block ``i`` (0 = observer).
-    """
-    out: dict[str, slice] = {}
-    offset = 0
-    for name, size in _GLOBAL:
-        out[name] = slice(offset, offset + size)
-        offset += size
-    out["seats"] = slice(offset, offset + num_seats * SEAT_BLOCK)
-    for i in range(num_seats):
-        base = offset + i * SEAT_BLOCK
-        out[f"seat_{i}"] = slice(base, base + SEAT_BLOCK)
-        for name, sl in SEAT_FIELDS.items():
-            out[f"seat_{i}.{name}"] = slice(base + sl.start, base + sl.stop)
-    return out
-
-
-def observation_bounds(num_seats: int) -> tuple[np.ndarray, np.ndarray]:
-    """Lower and upper bounds of every entry (for the ``Box`` space)."""
-    size = observation_size(num_seats)
-    low = np.zeros(size, dtype=np.float32)
-    high = np.ones(size, dtype=np.float32)
-    sl = observation_slices(num_seats)
-    high[sl["jackpot"]] = np.inf
-    high[sl["own_hidden"]] = np.inf
-    high[sl["own_total"]] = np.inf
-    for i in range(num_seats):
-        for name in ("bank_streak", "chips", "bet", "up_ranks", "hidden", "up_total", "hands",
-                     "unseen", "side_stake"):
-            high[sl[f"seat_{i}.{name}"]] = np.inf
-    return low, high
+_TOTAL_SCALE: Final[float] = unit_scale("half points", None)
+"""Totals are stored in half points / 15 (7½ reads 1)."""
 
 
 class _HandView:
@@ -210,10 +130,10 @@ class Observer:
         self.size = observation_size(n)
         r = engine.rules
         self._wild = engine.wild
-        self._chips_scale = 1.0 / r.starting_chips
-        self._bet_scale = 1.0 / r.max_bet
-        self._seen_scale = 1.0 / (4 * r.decks)
-        self._shoe_scale = 1.0 / (40 * r.decks)
+        self._chips_scale = 1.0 / unit_scale("chips", r)
+        self._bet_scale = 1.0 / unit_scale("stake", r)
+        self._seen_scale = 1.0 / unit_scale("rank share", r)
+        self._shoe_scale = 1.0 / unit_scale("shoe", r)
         self._events: list | None = None
         self._cursor = 0
 
@@ -230,9 +150,8 @@ class Observer:
         n = self.engine.num_seats
         self._events = self.engine.events
         self._cursor = 0
-        self._public = array("f", bytes(4 * _OWN_HIDDEN))
-        # own_hidden (10) then own_total (1), per seat
-        self._own = [array("f", bytes(4 * (NUM_RANKS + 1))) for _ in range(n)]
+        self._public = array("f", bytes(4 * _OWN_START))
+        self._own = [array("f", bytes(4 * _OWN_SIZE)) for _ in range(n)]  # per seat
         self._table = array("f", bytes(4 * n * SEAT_BLOCK))
         self._hands: list[list[_HandView]] = [[] for _ in range(n)]
         self._current = [0] * n
@@ -266,10 +185,11 @@ class Observer:
         table[base + _DOUBLED] = float(view.doubled)
         if view.up_wilds:
             up_total = best_total(view.up_base, view.up_wilds)
-            table[base + _UP_TOTAL] = up_total / 15.0
-            table[base + _WILD] = 0.0 if view.hidden else (up_total - view.up_base) / 15.0
+            table[base + _UP_TOTAL] = up_total / _TOTAL_SCALE
+            table[base + _WILD] = 0.0 if view.hidden else \
+                (up_total - view.up_base) / _TOTAL_SCALE
         else:
-            table[base + _UP_TOTAL] = view.up_base / 15.0
+            table[base + _UP_TOTAL] = view.up_base / _TOTAL_SCALE
             table[base + _WILD] = 0.0
 
     def _add_card(self, seat: int, view: _HandView, card: int, up: bool, unseen: bool,
@@ -292,7 +212,7 @@ class Observer:
             if unseen:
                 table[base + _UNSEEN] += sign
             elif seat != self._hand_bank:
-                self._own[seat][rank] += sign
+                self._own[seat][_OWN_HIDDEN_AT + rank] += sign
         if known:
             if wild:
                 view.known_wilds += sign
@@ -437,13 +357,12 @@ class Observer:
         for seat in range(n):
             base = seat * SEAT_BLOCK
             in_hand = seat in playing
-            # Everything from the stake on, the refusal flag included (rewritten below).
-            table[base + _BET:base + SEAT_BLOCK] = _WAITING_HAND if in_hand else _NO_HAND
+            for start, stop, dealt, empty in _SEAT_WIPES:
+                table[base + start:base + stop] = dealt if in_hand else empty
             table[base + _OUT] = 0.0 if in_hand or seat == self._bank else 1.0
-            self._own[seat][:] = _BLANK_OWN
+            self._own[seat][:] = _OWN_WIPE
             self._status[seat] = WAITING if in_hand else -1
             hands.append([_HandView()] if in_hand else [])
-        self._refused = []  # observe() writes every seat's refusal flag again
         self._hands = hands
         self._current = [0] * n
         self._side = [0] * n
@@ -569,7 +488,7 @@ class Observer:
                 public[_HANDS] = played / e.max_hands
             self._played = played
         own = self._own[seat]
-        own[NUM_RANKS] = self._known_total(seat) / 15.0
+        own[_OWN_TOTAL_AT] = self._known_total(seat) / _TOTAL_SCALE
         buffer = public + own
         if seat:
             split = seat * SEAT_BLOCK
@@ -600,12 +519,12 @@ class Observer:
 # Bound once: the compiled observe() then skips two attribute lookups a call.
 _FROMBUFFER: Final = np.frombuffer
 _FLOAT32: Final = np.dtype(np.float32)
-_NO_HAND = array("f", bytes(4 * (SEAT_BLOCK - _BET)))
-"""A seat block from ``bet`` on, for a seat without a hand."""
-_WAITING_HAND = array("f", [float(i in (_STATUS + WAITING - _BET, _NUM_HANDS - _BET))
-                            for i in range(SEAT_BLOCK - _BET)])
-"""The same for a seat dealt in: one hand, waiting."""
-_BLANK_OWN = array("f", bytes(4 * (NUM_RANKS + 1)))
+_SEAT_WIPES: Final[tuple[tuple[int, int, array[float], array[float]], ...]] = tuple(
+    [(start, stop, array("f", dealt), array("f", empty))
+     for start, stop, dealt, empty in _schema.seat_wipes()])
+"""The wiped runs of a seat block: (start, stop, values if dealt in, values if not)."""
+_OWN_WIPE = array("f", _schema.own_wipe())
+"""The observer's own part at a new hand."""
 
 
 def reference_observation(engine: Engine, seat: int) -> np.ndarray:
@@ -667,13 +586,13 @@ def reference_observation(engine: Engine, seat: int) -> np.ndarray:
         obs[base + _DOUBLED] = float(current.doubled)
         up_cards = [c for c, up in zip(current.cards, current.face_up) if up]
         up_total = _score(up_cards, e.wild)
-        obs[base + _UP_TOTAL] = up_total / 15.0
+        obs[base + _UP_TOTAL] = up_total / _TOTAL_SCALE
         if current.wilds and all(current.face_up):
-            obs[base + _WILD] = current.wild_value / 15.0
+            obs[base + _WILD] = current.wild_value / _TOTAL_SCALE
         if i == 0:
             known = [c for c, up, unseen in zip(current.cards, current.face_up, current.unseen)
                      if up or (not unseen and not is_bank)]
-            obs[_OWN_TOTAL] = _score(known, e.wild) / 15.0
+            obs[_OWN_TOTAL] = _score(known, e.wild) / _TOTAL_SCALE
     return np.array(obs, dtype=np.float32)
 
 
