@@ -38,6 +38,7 @@ import json
 import os
 import zipfile
 from dataclasses import asdict, dataclass, field
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +55,8 @@ INFO_ENTRY = "sette-model.json"
 INFO_FORMAT, INFO_VERSION = "sette-model", 1
 TRUST_ENV = "SETTE_TRUST_MODEL"
 """Set to ``1`` (what ``--trust-model`` does) to unpickle model files without a description."""
-_ACTIVATIONS = {"tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0)}
+_ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
+    "tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0)}
 _Layer = tuple[np.ndarray, np.ndarray, str | None]
 
 

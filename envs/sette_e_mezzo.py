@@ -127,7 +127,7 @@ def env(**kwargs: Any) -> AECEnv:
 class raw_env(AECEnv, EzPickle):
     """Sette e mezzo as an AEC environment (see the module docstring)."""
 
-    metadata = {
+    metadata: dict[str, Any] = {
         "render_modes": ["ansi", "human", "rgb_array"],
         "name": "sette_e_mezzo_v0",
         "is_parallelizable": False,
@@ -188,7 +188,7 @@ class raw_env(AECEnv, EzPickle):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._stale_rewards = False
         self._after_engine_step()
         if self.render_mode == "human":

@@ -324,7 +324,7 @@ def write_report(run_dirs: Sequence[str | Path], out: str | Path,
                                 agents=agents if options.workers == 1 else None)
         w.add("### Tournament", "", result.markdown(), "")
         w.figure(f"ev{suffix}.png", "EV per hand with 95% intervals",
-                 lambda p, result=result: plots.plot_ev(result, p))
+                 lambda p: plots.plot_ev(result, p))
         table_data: dict[str, Any] = {"rules": rules, "seats": seats,
                                       "rules_values": Rules.resolve(rules).to_dict(),
                                       "tournament": result.summary()}
@@ -335,7 +335,7 @@ def write_report(run_dirs: Sequence[str | Path], out: str | Path,
         w.add("### Learning curves", "")
         for run in group:
             w.figure(f"curves-{run.name}.png", f"Learning curves of {run.name}",
-                     lambda p, run=run: plots.plot_learning_curves(_run_curves(run), p))
+                     lambda p: plots.plot_learning_curves(_run_curves(run), p))
         if seats == 2 and options.best_response:
             w.add("### Learned policies vs the exact best response", "",
                   "One hand from a full shoe, exact (`evaluate/solver.py`): the learned policy "
@@ -350,7 +350,7 @@ def write_report(run_dirs: Sequence[str | Path], out: str | Path,
                         f"{r.own_best:+.4f} | {r.gap:.4f} |" for r in rows))
                 w.add("")
                 w.figure(f"best-response{suffix}.png", "Learned vs exact best response",
-                         lambda p, rows=rows: plots.plot_best_response(rows, p))
+                         lambda p: plots.plot_best_response(rows, p))
         if "learned" in group[0].models:
             learned_play.append(LearnedPlay(f"{group[0].label('learned')} {group[0].name}",
                                             group[0].models["learned"], rules, seats))
@@ -379,7 +379,7 @@ def _strategy_section(w: _Writer, result: TournamentResult, agents: Sequence[Any
         maps = [strategy.strategy_map(role_policy(agent, role), role, rules, seats, label)
                 for label, agent in shown]
         w.figure(f"strategy-{role}{suffix}.png", f"Strategy maps, {role}",
-                 lambda p, maps=maps: plots.plot_strategy_maps(maps, p, columns=3))
+                 lambda p: plots.plot_strategy_maps(maps, p, columns=3))
 
 
 def _run_curves(run: RunInfo) -> dict[str, Any]:

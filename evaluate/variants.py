@@ -165,8 +165,8 @@ class _ActionCounter(Agent):
 def bank_edge(result: TournamentResult, agent: int | str = 0) -> Estimate:
     """The bank's net chips per player hand for ``agent`` holding the bank, with its interval."""
     chips = result.tables_of(agent, "bank", "chips")
-    player_hands = sum(result.tables_of(a, "player", "hands")
-                       for a in range(len(result.config.entrants)))
+    player_hands = np.asarray(sum(result.tables_of(a, "player", "hands")
+                                  for a in range(len(result.config.entrants))))
     return ratio_estimate(chips, player_hands)
 
 

@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -18,43 +19,11 @@ from envs.single_seat import PlayerEnv
 from train import config as cfg
 from train.cli import main
 
-TINY = """
-[player]
-timesteps = {player}
-ppo = {{}}
-[bank]
-timesteps = 512
-[selfplay]
-rounds = 1
-player_timesteps = 256
-bank_timesteps = 256
-pool_size = 1
-[run]
-n_envs = 2
-checkpoint_every = 256
-eval_every = 512
-eval_hands = 100
-progress_bar = false
-[ppo]
-n_steps = 128
-batch_size = 64
-n_epochs = 2
-net_arch = [16, 16]
-[evaluate]
-hands = 200
-thresholds = [4.5, 5.5]
-"""
 
-
-def _config(tmp_path: Path, player_steps: int = 512) -> Path:
-    path = tmp_path / "tiny.toml"
-    path.write_text(TINY.format(player=player_steps))
-    return path
-
-
-def test_default_train_runs_every_stage_and_reports(tmp_path: Path, capsys) -> None:
+def test_default_train_runs_every_stage_and_reports(tmp_path: Path, capsys,
+                                                    tiny_run_config: Callable) -> None:
     run = tmp_path / "run"
-    assert main(["train", "--config", str(_config(tmp_path)), "--run-dir", str(run),
+    assert main(["train", "--config", str(tiny_run_config(tmp_path)), "--run-dir", str(run),
                  "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "learned player" in out and "learned selfplay bank" in out
@@ -79,19 +48,21 @@ def test_default_train_runs_every_stage_and_reports(tmp_path: Path, capsys) -> N
 
 
 @pytest.mark.parametrize("command", ["bank", "selfplay"])
-def test_each_command_runs_alone(tmp_path: Path, command: str) -> None:
+def test_each_command_runs_alone(tmp_path: Path, command: str,
+                                 tiny_run_config: Callable) -> None:
     run = tmp_path / command
-    assert main(["train", command, "--config", str(_config(tmp_path)), "--run-dir", str(run),
-                 "--seats", "3"]) == 0
+    assert main(["train", command, "--config", str(tiny_run_config(tmp_path)),
+                 "--run-dir", str(run), "--seats", "3"]) == 0
     folder = run / ("bank" if command == "bank" else "selfplay/bank")
     assert (folder / "model.zip").is_file()
 
 
-def test_a_saved_model_loads_as_an_agent_and_acts_like_the_model(tmp_path: Path) -> None:
+def test_a_saved_model_loads_as_an_agent_and_acts_like_the_model(
+        tmp_path: Path, tiny_run_config: Callable) -> None:
     from sb3_contrib import MaskablePPO
 
     run = tmp_path / "run"
-    assert main(["train", "player", "--config", str(_config(tmp_path)),
+    assert main(["train", "player", "--config", str(tiny_run_config(tmp_path)),
                  "--run-dir", str(run)]) == 0
     agent = make_agent(f"model:{run / 'player'}")
     model = MaskablePPO.load(run / "player" / "model.zip", device="cpu")
@@ -107,10 +78,11 @@ def test_a_saved_model_loads_as_an_agent_and_acts_like_the_model(tmp_path: Path)
             obs, _info = env.reset()
 
 
-def test_resume_continues_a_killed_run(tmp_path: Path, capsys) -> None:
+def test_resume_continues_a_killed_run(tmp_path: Path, capsys,
+                                      tiny_run_config: Callable) -> None:
     run = tmp_path / "run"
     command = [sys.executable, "-m", "train.cli", "train", "player", "--config",
-               str(_config(tmp_path, player_steps=100_000)), "--run-dir", str(run)]
+               str(tiny_run_config(tmp_path, 100_000)), "--run-dir", str(run)]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                cwd=Path(__file__).resolve().parents[1])
     checkpoints = run / "player" / "checkpoints"
@@ -187,9 +159,10 @@ def test_a_stage_overrides_ppo_settings_for_itself_only(tmp_path: Path) -> None:
         cfg.apply_overrides(config, ["player.ppo=3"])
 
 
-def test_the_player_stage_trains_with_its_own_learning_rate(tmp_path: Path) -> None:
+def test_the_player_stage_trains_with_its_own_learning_rate(
+        tmp_path: Path, tiny_run_config: Callable) -> None:
     run = tmp_path / "run"
-    assert main(["train", "player", "--config", str(_config(tmp_path, player_steps=256)),
+    assert main(["train", "player", "--config", str(tiny_run_config(tmp_path, 256)),
                  "--run-dir", str(run), "--set", "player.ppo.learning_rate=0.00123"]) == 0
     from sb3_contrib import MaskablePPO
     model = MaskablePPO.load(run / "player" / "model.zip", device="cpu")
@@ -197,9 +170,9 @@ def test_the_player_stage_trains_with_its_own_learning_rate(tmp_path: Path) -> N
     assert "learning_rate = 0.00123" in (run / "config.toml").read_text()
 
 
-def test_subprocess_vectorisation_trains(tmp_path: Path) -> None:
+def test_subprocess_vectorisation_trains(tmp_path: Path, tiny_run_config: Callable) -> None:
     run = tmp_path / "run"
-    assert main(["train", "player", "--config", str(_config(tmp_path, player_steps=256)),
+    assert main(["train", "player", "--config", str(tiny_run_config(tmp_path, 256)),
                  "--run-dir", str(run), "--set", "run.vec_env='subproc'"]) == 0
     assert (run / "player" / "model.zip").is_file()
     assert np.isfinite(json.loads((run / "player" / "stage.json").read_text())["env_share"])

@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 import torch
+from gymnasium.spaces.utils import flatdim
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import (BaseCallback, CallbackList,
                                                 ProgressBarCallback)
@@ -55,7 +56,7 @@ from train.config import PPOConfig, TrainConfig
 from train.vec_env import ViewVecEnv
 
 VIEWS = {"player": PlayerEnv, "bank": BankEnv}
-VEC_ENV_CLASSES: dict[str, type[VecEnv]] = {
+VEC_ENV_CLASSES: dict[str, Callable[[list[Callable[[], Any]]], VecEnv]] = {
     "views": ViewVecEnv, "dummy": DummyVecEnv, "subproc": SubprocVecEnv}
 """``run.vec_env``: the views stepped in one loop (:mod:`train.vec_env`), or SB3's own."""
 _CKPT = re.compile(r"ckpt_(\d+)_steps\.zip$")
@@ -109,6 +110,8 @@ def make_vec_env(role: str, config: TrainConfig, opponents: Mapping[str, Any],
 
 class StageCallback(BaseCallback):
     """Checkpoints, periodic evaluation against the baselines, and time accounting."""
+
+    model: MaskablePPO  # the model being trained (SB3 types it as any algorithm)
 
     def __init__(self, stage_dir: Path, role: str, config: TrainConfig,
                  baselines: Mapping[str, PolicyLike], table_players: PolicyLike,
@@ -194,11 +197,12 @@ def model_info(model: MaskablePPO, role: str, config: TrainConfig) -> ModelInfo:
     table, ppo = config.table, config.stage_ppo(role)
     rules = Rules.resolve(table.rules)
     return ModelInfo(role=role, rules=table.rules, num_seats=table.num_seats,
-                     observation_size=int(np.prod(model.observation_space.shape)),
+                     observation_size=flatdim(model.observation_space),
                      action_names=tuple(ActionLayout(tuple(rules.bet_ladder)).names),
                      net_arch=tuple(ppo.net_arch), activation=ppo.activation,
                      timesteps=int(model.num_timesteps), n_updates=int(model._n_updates),
-                     rules_values=rules.to_dict(), action_layout_version=ACTION_LAYOUT_VERSION)
+                     rules_values=rules.to_dict(),
+                     action_layout_version=ACTION_LAYOUT_VERSION)
 
 
 def new_model(env: VecEnv, ppo: PPOConfig, stage_dir: Path, seed: int) -> MaskablePPO:

@@ -40,14 +40,15 @@ from train.config import TrainConfig
 from train.pipeline import Run, new_run, open_run
 
 TOLERANCE = 0.005
-ROLES = {"player": ("reader", "careful"), "bank": ("careful", None)}
+ROLES: dict[str, tuple[str, str | None]] = {"player": ("reader", "careful"),
+                                             "bank": ("careful", None)}
 
 
 def _measure(task: tuple[str, str, str, int, int, int, int]) -> tuple[np.ndarray, np.ndarray]:
     """One candidate's per-table (chips, hands) in one role (runs in a worker process)."""
     spec, role, rules, num_seats, hands, seed, table_hands = task
     against, table_players = ROLES[role]
-    if role == "player":
+    if table_players is not None:  # the player role: a bank and the other players
         opponents = {"bank": make_agent(against, rules=rules),
                      "players": make_agent(table_players, rules=rules)}
     else:
