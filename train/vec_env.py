@@ -36,7 +36,7 @@ class ViewVecEnv(DummyVecEnv):
         if not isinstance(self.observation_space, spaces.Box):
             raise TypeError(f"ViewVecEnv needs a Box observation space, not "
                             f"{self.observation_space!r}; use DummyVecEnv")
-        self._buffer = self.buf_obs[None]
+        self._buffer = self.buf_obs[None]  # type: ignore[index]  # SB3 keys a Box's buffer by None
         self._bound: dict[str, list[Callable[..., Any]]] = {}
 
     def step_wait(self) -> VecEnvStepReturn:
