@@ -203,7 +203,7 @@ class FourBackEvent(NamedTuple):
 
 
 class ActionEvent(NamedTuple):
-    """``seat`` took the action ``name`` (its name in the action layout). Public."""
+    """``seat`` took the action ``name`` (its name in the action layout, RULES.md §4–§6). Public."""
 
     kind: Literal["action"]
     seat: int
@@ -211,9 +211,10 @@ class ActionEvent(NamedTuple):
 
 
 class StatusEvent(NamedTuple):
-    """``seat``'s hand ``hand_index`` is now in ``status`` (``envs.engine.STATUS_NAMES``). Public.
+    """``seat``'s hand ``hand_index`` is now in ``status`` (``envs.hands.STATUS_NAMES``). Public.
 
-    It is also the seat's current hand from now on.
+    Waiting for its turn, playing, stood, bust (§4.4) or declared 7½ (§4.5);
+    it is also the seat's current hand from now on.
     """
 
     kind: Literal["status"]
@@ -362,7 +363,7 @@ class JackpotEvent(NamedTuple):
 
 
 class ChipsEvent(NamedTuple):
-    """The hand is settled: every seat's ``chips`` and the ``jackpot`` left. Public."""
+    """The hand is settled (§4.7–§4.9): every seat's ``chips`` and the ``jackpot`` left. Public."""
 
     kind: Literal["chips"]
     chips: list[int]
