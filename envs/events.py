@@ -107,7 +107,10 @@ class HighCardEvent(NamedTuple):
 
 
 class BidEvent(NamedTuple):
-    """``seat`` bids ``amount`` to each other seat for the first bank (§5 ``bank_sale``). Public."""
+    """``seat`` bids ``amount`` to each other seat for the first bank (§5 ``bank_sale``).
+
+    Public.
+    """
 
     kind: Literal["bid"]
     seat: int
@@ -203,7 +206,11 @@ class FourBackEvent(NamedTuple):
 
 
 class ActionEvent(NamedTuple):
-    """``seat`` took the action ``name`` (its name in the action layout, RULES.md §4–§6). Public."""
+    """``seat`` took the action ``name`` (its name in the action layout). Public.
+
+    The decisions of a hand (RULES.md §4), of the bank (§5) and of the house
+    rules (§6).
+    """
 
     kind: Literal["action"]
     seat: int
@@ -224,7 +231,10 @@ class StatusEvent(NamedTuple):
 
 
 class BetEvent(NamedTuple):
-    """``seat`` stakes ``amount`` on its hand ``hand_index`` (§2; a split's second stake, §6). Public."""
+    """``seat`` stakes ``amount`` on its hand ``hand_index`` (§2). Public.
+
+    A split's second stake is logged as a bet on the new hand (§6).
+    """
 
     kind: Literal["bet"]
     seat: int
@@ -246,7 +256,10 @@ class RaiseEvent(NamedTuple):
 
 
 class DoubleEvent(NamedTuple):
-    """``seat`` doubles; the stake of hand ``hand_index`` is now ``bet`` (§6 ``double``). Public."""
+    """``seat`` doubles: the stake of hand ``hand_index`` is now ``bet``. Public.
+
+    RULES.md §6 ``double``.
+    """
 
     kind: Literal["double"]
     seat: int
@@ -313,7 +326,7 @@ class BustEvent(NamedTuple):
 
 
 class LoseEvent(NamedTuple):
-    """At settlement ``seat`` loses its ``stake`` on hand ``hand_index`` to the bank (§4.7). Public."""
+    """At settlement ``seat`` loses its ``stake`` on hand ``hand_index`` (§4.7). Public."""
 
     kind: Literal["lose"]
     seat: int
@@ -322,7 +335,7 @@ class LoseEvent(NamedTuple):
 
 
 class SideLoseEvent(NamedTuple):
-    """``seat`` loses its side bet ``stake`` on seat ``target``'s hand (§6 ``side_bets``). Public."""
+    """``seat`` loses its side bet ``stake`` on seat ``target``'s hand (§6 side bets). Public."""
 
     kind: Literal["side_lose"]
     seat: int
@@ -345,7 +358,10 @@ class WinEvent(NamedTuple):
 
 
 class SideWinEvent(NamedTuple):
-    """``seat``'s side bet on seat ``target``'s hand wins ``paid`` of ``owed`` (§6, §4.8). Public."""
+    """``seat``'s side bet on seat ``target``'s hand wins ``paid`` of ``owed``. Public.
+
+    RULES.md §6 side bets, paid as the hand is, with coverage (§4.8).
+    """
 
     kind: Literal["side_win"]
     seat: int
@@ -363,7 +379,10 @@ class JackpotEvent(NamedTuple):
 
 
 class ChipsEvent(NamedTuple):
-    """The hand is settled (§4.7–§4.9): every seat's ``chips`` and the ``jackpot`` left. Public."""
+    """The hand is settled: every seat's ``chips`` and the ``jackpot`` left. Public.
+
+    RULES.md §4.7 to §4.9.
+    """
 
     kind: Literal["chips"]
     chips: list[int]
@@ -378,7 +397,10 @@ class ForcedTakeEvent(NamedTuple):
 
 
 class SellEvent(NamedTuple):
-    """The bank, ``seat``, offers the bank to the next seat ``buyer`` (§5 ``bank_sale``). Public."""
+    """The bank, ``seat``, offers the bank to the next seat, ``buyer``. Public.
+
+    RULES.md §5 ``bank_sale``.
+    """
 
     kind: Literal["sell"]
     seat: int
