@@ -64,11 +64,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from agents.base import Agent, observation_seats
+from agents.base import Agent
 from envs import actions as A
 from envs.cards import HALF_POINTS, NUM_RANKS, SEVEN_AND_HALF
 from envs.engine import AUCTION, BANK, BET, DECLARED, SELL, SIDE_BET, STOOD, TRANSFER
-from envs.observer import observation_slices
+from envs.observation import ObservationReader
 from envs.rules import Rules
 
 BUST = SEVEN_AND_HALF + 1
@@ -120,75 +120,22 @@ def _bank_finals(odds: tuple[float, ...]) -> np.ndarray:
     return finals
 
 
-class _Indices:
-    """Positions of the fields the agent reads, for one seat count (built once)."""
-
-    def __init__(self, num_seats: int) -> None:
-        sl = observation_slices(num_seats)
-        self.num_seats = num_seats
-        self.phase = sl["phase"]
-        self.own_total = sl["own_total"].start
-        self.seen = sl["seen_ranks"]
-        self.own_hidden = sl["own_hidden"]
-
-        def per_seat(field: str) -> list:
-            return [sl[f"seat_{i}.{field}"] for i in range(num_seats)]
-
-        self.up_total = [s.start for s in per_seat("up_total")]
-        self.hidden = [s.start for s in per_seat("hidden")]
-        self.bet = [s.start for s in per_seat("bet")]
-        self.out = [s.start for s in per_seat("sitting_out")]
-        self.chips = [s.start for s in per_seat("chips")]
-        self.status = [s.start for s in per_seat("status")]
-        self.up_ranks = per_seat("up_ranks")
+def _hand(view: ObservationReader, i: int) -> tuple[int, int, int]:
+    """Seat block ``i``: face-up total (half points), face-down cards, number of cards."""
+    return view.up_total_half(i), view.hidden(i), view.cards(i)
 
 
-@lru_cache(maxsize=None)
-def _indices(size: int) -> _Indices:
-    return _Indices(observation_seats(size))
+def _odds(view: ObservationReader) -> list[float]:
+    """Chance of each rank for a card the observer cannot see (the unseen cards).
 
-
-class _View:
-    """One observation read through :class:`_Indices` (plain Python numbers)."""
-
-    __slots__ = ("obs", "ix")
-
-    def __init__(self, observation: np.ndarray) -> None:
-        self.obs = observation
-        self.ix = _indices(len(observation))
-
-    @property
-    def phase(self) -> int:
-        return int(np.argmax(self.obs[self.ix.phase]))
-
-    def total(self) -> int:
-        """The observer's known total in half points."""
-        return int(round(float(self.obs[self.ix.own_total]) * SEVEN_AND_HALF))
-
-    def hand(self, i: int) -> tuple[int, int, int]:
-        """Seat block ``i``: face-up total (half points), face-down cards, number of cards."""
-        obs, ix = self.obs, self.ix
-        up = int(round(float(obs[ix.up_total[i]]) * SEVEN_AND_HALF))
-        hidden = int(obs[ix.hidden[i]])
-        return up, hidden, int(obs[ix.up_ranks[i]].sum()) + hidden
-
-    def status(self, i: int, which: int) -> bool:
-        return bool(self.obs[self.ix.status[i] + which])
-
-    def odds(self, decks: int) -> list[float]:
-        """Chance of each rank for a card the observer cannot see (the unseen cards).
-
-        The shoe holds ``4 x decks`` of each rank; ``seen_ranks`` counts every
-        face-up or shown card since the shuffle and ``own_hidden`` the
-        observer's own face-down cards. What is left is the draw pile plus the
-        other seats' face-down cards.
-        """
-        obs, ix = self.obs, self.ix
-        unseen = np.maximum(np.round(4.0 * decks * (1.0 - obs[ix.seen]) - obs[ix.own_hidden]), 0)
-        total = float(unseen.sum())
-        if total <= 0:
-            return list(_fresh_odds())
-        return (unseen / total).tolist()
+    What the observer has not seen is the draw pile plus the other seats'
+    face-down cards (:meth:`~envs.observation.ObservationReader.unseen_counts`).
+    """
+    unseen = view.unseen_counts()
+    total = float(unseen.sum())
+    if total <= 0:
+        return list(_fresh_odds())
+    return (unseen / total).tolist()
 
 
 class _PlayerModel:
@@ -291,7 +238,7 @@ class CarefulAgent(Agent):
             raise ValueError("the action mask allows no action")
         if legal.size == 1:
             return int(legal[0])
-        view = _View(observation)
+        view = ObservationReader(observation, self.rules)
         phase = view.phase
         if phase in (TRANSFER, SELL):
             return self._transfer(view, action_mask)
@@ -299,20 +246,20 @@ class CarefulAgent(Agent):
             return A.PASS if action_mask[A.PASS] else int(legal[0])
         if phase == BANK:
             return self._bank(view, action_mask)
-        odds = _by_value(view.odds(self.rules.decks))
+        odds = _by_value(_odds(view))
         if phase == BET:
             return self._bet_phase(view, action_mask, odds)
         return self._play(view, action_mask, odds)
 
     # ----------------------------------------------------------- as a player
-    def _expected_hand(self, view: _View, odds: list[tuple[int, float]]) -> float:
+    def _expected_hand(self, view: ObservationReader, odds: list[tuple[int, float]]) -> float:
         """Value per unit of the hand about to be played (for the stake)."""
-        up, hidden, cards = view.hand(0)
+        up, hidden, cards = _hand(view, 0)
         if cards:
-            return self.model.play(view.total(), up, hidden, cards == 1)
+            return self.model.play(view.own_total_half, up, hidden, cards == 1)
         return sum(p * self.model.play(v, 0, 1, True) for v, p in odds)
 
-    def _bet_phase(self, view: _View, mask: np.ndarray, odds: list[tuple[int, float]]) -> int:
+    def _bet_phase(self, view: ObservationReader, mask: np.ndarray, odds: list[tuple[int, float]]) -> int:
         if mask[A.CHANGE_FOUR] and self._worth_changing_four(view, odds):
             return A.CHANGE_FOUR
         start = self.layout.bet_start
@@ -324,15 +271,15 @@ class CarefulAgent(Agent):
         rung = sum(gain > level for level in STAKE_GAINS)
         return bets[min(rung, len(bets) - 1)]
 
-    def _worth_changing_four(self, view: _View, odds: list[tuple[int, float]]) -> bool:
-        up, hidden, _cards = view.hand(0)
+    def _worth_changing_four(self, view: ObservationReader, odds: list[tuple[int, float]]) -> bool:
+        up, hidden, _cards = _hand(view, 0)
         fresh = sum(p * self.model.play(v, up, hidden, True) for v, p in odds)
-        return fresh > self.model.play(view.total(), up, hidden, True)
+        return fresh > self.model.play(view.own_total_half, up, hidden, True)
 
-    def _play(self, view: _View, mask: np.ndarray, odds: list[tuple[int, float]]) -> int:
+    def _play(self, view: ObservationReader, mask: np.ndarray, odds: list[tuple[int, float]]) -> int:
         model = self.model
-        total = view.total()
-        up, hidden, cards = view.hand(0)
+        total = view.own_total_half
+        up, hidden, cards = _hand(view, 0)
         first = cards == 1
         options: dict[int, float] = {}
         if mask[A.STAND]:
@@ -367,11 +314,11 @@ class CarefulAgent(Agent):
             return raise_start + int(raises[0])
         return int(best)
 
-    def _transfer(self, view: _View, mask: np.ndarray) -> int:
+    def _transfer(self, view: ObservationReader, mask: np.ndarray) -> int:
         """Take, claim or keep the bank when the chips cover the table, else refuse or sell."""
         r = self.rules
-        chips = float(view.obs[view.ix.chips[0]]) * r.starting_chips
-        cover = chips >= (view.ix.num_seats - 1) * r.max_bet * r.max_payout_multiple
+        chips = view.value("chips", 0)  # unrounded: the stored float times starting_chips
+        cover = chips >= (view.num_seats - 1) * r.max_bet * r.max_payout_multiple
         wanted = (A.TAKE_BANK, A.CLAIM_BANK, A.PASS) if cover else (A.REFUSE_BANK, A.SELL_BANK)
         for action in wanted:
             if mask[action]:
@@ -379,15 +326,14 @@ class CarefulAgent(Agent):
         return int(np.flatnonzero(mask)[0])
 
     # ------------------------------------------------------------ as the bank
-    def _player_odds(self, view: _View, i: int, odds: list[tuple[int, float]]
+    def _player_odds(self, view: ObservationReader, i: int, odds: list[tuple[int, float]]
                      ) -> tuple[np.ndarray, float, float] | None:
         """Odds of seat block ``i``'s total, its chance of a natural, its stake — or None."""
-        obs, ix = view.obs, view.ix
-        bet = float(obs[ix.bet[i]])
-        stood = view.status(i, STOOD)
-        if obs[ix.out[i]] or bet <= 0 or not (stood or view.status(i, DECLARED)):
+        bet = view.stake_share(i)
+        stood = view.has_status(i, STOOD)
+        if view.sitting_out(i) or bet <= 0 or not (stood or view.has_status(i, DECLARED)):
             return None
-        up, hidden, cards = view.hand(i)
+        up, hidden, cards = _hand(view, i)
         dist = np.zeros(BUST)
         dist[min(up, SEVEN_AND_HALF)] = 1.0
         for _ in range(hidden):
@@ -404,18 +350,18 @@ class CarefulAgent(Agent):
         natural = float(dist[SEVEN_AND_HALF]) if cards == 2 else 0.0
         return dist, natural, bet
 
-    def _bank(self, view: _View, mask: np.ndarray) -> int:
+    def _bank(self, view: ObservationReader, mask: np.ndarray) -> int:
         if not (mask[A.HIT] and mask[A.STAND]):
             return A.HIT if mask[A.HIT] else A.STAND if mask[A.STAND] else \
                 int(np.flatnonzero(mask)[0])
         r = self.rules
-        odds = _by_value(view.odds(r.decks))
-        total = view.total()
-        cards = view.hand(0)[2]
+        odds = _by_value(_odds(view))
+        total = view.own_total_half
+        cards = _hand(view, 0)[2]
         stand = np.zeros(BUST)          # chips per stake unit when standing on t
         stand_multi = 0.0               # standing on 7½ made with three cards or more
         bust = 0.0
-        for i in range(1, view.ix.num_seats):
+        for i in range(1, view.num_seats):
             found = self._player_odds(view, i, odds)
             if found is None:
                 continue
@@ -441,7 +387,7 @@ class CarefulAgent(Agent):
             return A.STAND
         stand_list = stand.tolist()
         chase = r.bank_must_chase_declared and any(
-            view.status(i, DECLARED) for i in range(1, view.ix.num_seats))
+            view.has_status(i, DECLARED) for i in range(1, view.num_seats))
         # best[t]: best chips per unit from total t with three cards or more, filled
         # from 7½ down (a card only ever raises the total); the bank's next card
         # then leads to best[total + value].
