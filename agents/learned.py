@@ -177,6 +177,8 @@ def check_action_layout(info: ModelInfo, source: str) -> None:
         return
     if ours is None:
         differs = f"the model has {len(theirs)} actions"
+    elif ours == theirs:
+        differs = f"both name the same {len(ours)} actions for its bet ladder"
     else:
         start = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b),
                      min(len(ours), len(theirs)))

@@ -155,13 +155,23 @@ def test_a_model_of_a_newer_layout_is_refused_naming_both_versions(tmp_path: Pat
 
 
 def test_a_model_of_an_older_layout_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    """As a version-1 model would be once a version 2 adds an action after the side bets."""
+    """As a version-1 model will be once a version 2 adds an action after the side bets."""
     import agents.learned
 
+    class Version2:  # the names a version 2 would give (not a subclass: the core is compiled)
+        def __init__(self, ladder: tuple[int, ...]) -> None:
+            self.names = [*A.ActionLayout(ladder).names, "surrender"]
+
     monkeypatch.setattr(agents.learned, "ACTION_LAYOUT_VERSION", 2)
-    with pytest.raises(ValueError, match="model old.zip was trained on action layout version "
-                                         "1, but this sette uses action layout version 2"):
+    monkeypatch.setattr(agents.learned, "ActionLayout", Version2)
+    with pytest.raises(ValueError, match="model old.zip was trained on action layout version 1, "
+                                         "but this sette uses action layout version 2: from "
+                                         "index 54 the model has nothing where this layout has "
+                                         "surrender"):
         check_action_layout(_info(), "old.zip")
+    with pytest.raises(ValueError, match="version 2: both name the same 55 actions"):
+        check_action_layout(_info(action_layout_version=3, action_names=(*PINNED, "surrender")),
+                            "newer.zip")
 
 
 def test_same_version_other_actions_names_the_first_difference() -> None:
