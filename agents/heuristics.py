@@ -68,7 +68,10 @@ from agents.base import Agent
 from envs import actions as A
 from envs.cards import HALF_POINTS, NUM_RANKS, SEVEN_AND_HALF
 from envs.engine import AUCTION, BANK, BET, DECLARED, SELL, SIDE_BET, STOOD, TRANSFER
+from envs.hands import NONE
 from envs.observation import ObservationReader
+from envs.rulebook import (FUSILAR_PAYS, RuleSwitches, forces_chase, payout_multiple,
+                           player_beats_bank, route_multiple)
 from envs.rules import Rules
 
 BUST = SEVEN_AND_HALF + 1
@@ -82,6 +85,14 @@ STOOD_LIKELIHOOD = 0.25
 """Relative odds that a player stood on less than ``assume_stand`` points."""
 _VALUES = list(HALF_POINTS[:NUM_RANKS])
 """Half points of one card of each rank index (1..7, sota, caballo, rey)."""
+_NATURAL_CARDS = 2
+"""A natural is two cards making 7½ (RULES.md §1)."""
+_MORE_CARDS = 3
+"""Any card count that is not a natural's, for the rulebook's payouts."""
+_BANK_BEATS_UP_TO = np.array([max(p for p in range(BUST) if not player_beats_bank(p, t))
+                              for t in range(BUST)])
+"""The highest player total a bank standing on ``t`` beats: ``t`` itself (RULES.md §4.7,
+:func:`envs.rulebook.player_beats_bank`: the bank wins ties)."""
 
 
 def _fresh_odds() -> tuple[float, ...]:
@@ -143,14 +154,15 @@ class _PlayerModel:
 
     def __init__(self, rules: Rules, bank_model: float) -> None:
         self.rules = rules
+        self.switches = RuleSwitches(rules)
         self.bank_stop = int(round(bank_model * 2))
-        finals = _bank_finals(_fresh_odds())
-        self.bust = finals[:, BUST].tolist()
-        # below[s][t]: chance that a bank stopping at s ends below t without busting.
-        below = np.zeros((BUST, BUST + 1))
-        below[:, 1:] = np.cumsum(finals[:, :BUST], axis=1)
-        self.below = below.tolist()
-        self.chase_seven_and_half = float(finals[SEVEN_AND_HALF, SEVEN_AND_HALF])
+        finals = _bank_finals(_fresh_odds()).tolist()
+        self.bust = [row[BUST] for row in finals]
+        # below[s][t]: chance that a bank stopping at s ends, without busting, on a total
+        # the player's t beats (RULES.md §4.7: below t, as the bank wins ties).
+        self.below = [[sum((row[b] for b in range(BUST) if player_beats_bank(t, b)), 0.0)
+                       for t in range(BUST + 1)] for row in finals]
+        self.chase_seven_and_half = finals[SEVEN_AND_HALF][SEVEN_AND_HALF]
         self.alternate = rules.hidden_cards == "alternate"
         self.fresh = _by_value(_fresh_odds())
         self._play: dict[tuple[int, int, int, bool], float] = {}
@@ -166,13 +178,17 @@ class _PlayerModel:
         stop = min(SEVEN_AND_HALF, max(self.bank_stop, up + HIDDEN_CARD_MEAN)) if hidden \
             else max(up, 1)
         win = self.bust[stop] + self.below[stop][total]
-        r = self.rules
-        if total == SEVEN_AND_HALF and (natural or r.any_seven_and_half_pays):
-            return win * r.natural_pays - (1.0 - win)
-        return 2.0 * win - 1.0
+        pays = payout_multiple(self.switches, total, _NATURAL_CARDS if natural else _MORE_CARDS)
+        return 2.0 * win - 1.0 if pays == 1 else win * pays - (1.0 - win)
 
     def hit_face_up(self, hidden: int) -> bool:
-        """Face of a card drawn by ``hit`` (RULES.md §4.3)."""
+        """Face of a card drawn by ``hit`` in the model (RULES.md §4.3).
+
+        With ``player_choice`` the model draws face up, where the game
+        (:func:`envs.rulebook.hit_face_up`, RULES.md §8.6) deals face down to a
+        hand holding no face-down card: a simplification of the model, kept
+        as it is part of the careful player's play.
+        """
         return hidden > 0 if self.alternate else True
 
     def after_cards(self, odds: list[tuple[int, float]], total: int, up: int, hidden: int,
@@ -230,6 +246,15 @@ class CarefulAgent(Agent):
         self.bank_model = float(bank_model)
         self.assume_stand = int(round(assume_stand * 2))
         self.model = _player_model(self.rules, self.bank_model)
+        switches = self.model.switches
+        self.natural_pays = payout_multiple(switches, SEVEN_AND_HALF, _NATURAL_CARDS)
+        """What a natural is paid (RULES.md §4.8)."""
+        self.other_pays = payout_multiple(switches, SEVEN_AND_HALF, _MORE_CARDS)
+        """What a 7½ of three or more cards is paid (RULES.md §4.8)."""
+        self.natural_beats_multicard = route_multiple(
+            switches, SEVEN_AND_HALF, _NATURAL_CARDS, NONE, SEVEN_AND_HALF, _MORE_CARDS, False)
+        """What a natural wins against a bank 7½ of three or more cards, 0: the bank wins
+        (RULES.md §4.7 ``natural_beats_bank_multicard``)."""
         self.layout = A.ActionLayout(self.rules.bet_ladder)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
@@ -259,7 +284,8 @@ class CarefulAgent(Agent):
             return self.model.play(view.own_total_half, up, hidden, cards == 1)
         return sum(p * self.model.play(v, 0, 1, True) for v, p in odds)
 
-    def _bet_phase(self, view: ObservationReader, mask: np.ndarray, odds: list[tuple[int, float]]) -> int:
+    def _bet_phase(self, view: ObservationReader, mask: np.ndarray,
+                   odds: list[tuple[int, float]]) -> int:
         if mask[A.CHANGE_FOUR] and self._worth_changing_four(view, odds):
             return A.CHANGE_FOUR
         start = self.layout.bet_start
@@ -276,7 +302,8 @@ class CarefulAgent(Agent):
         fresh = sum(p * self.model.play(v, up, hidden, True) for v, p in odds)
         return fresh > self.model.play(view.own_total_half, up, hidden, True)
 
-    def _play(self, view: ObservationReader, mask: np.ndarray, odds: list[tuple[int, float]]) -> int:
+    def _play(self, view: ObservationReader, mask: np.ndarray,
+              odds: list[tuple[int, float]]) -> int:
         model = self.model
         total = view.own_total_half
         up, hidden, cards = _hand(view, 0)
@@ -295,12 +322,14 @@ class CarefulAgent(Agent):
             options[A.DOUBLE] = 2.0 * model.after_cards(odds, total, up, hidden, first,
                                                         model.hit_face_up(hidden), True)
         if mask[A.MORT]:
-            options[A.MORT] = figure * self.rules.natural_pays - (1.0 - figure)
+            # RULES.md §6 Mort: a figure makes a natural, anything else loses.
+            options[A.MORT] = figure * self.natural_pays - (1.0 - figure)
         if mask[A.DECLINE]:
             options[A.DECLINE] = play_on
         if mask[A.FUSILAR]:
             chase = model.chase_seven_and_half
-            options[A.FUSILAR] = figure * (1 - chase) * 4 - (1 - figure) - figure * chase
+            options[A.FUSILAR] = figure * (1 - chase) * FUSILAR_PAYS - (1 - figure) \
+                - figure * chase
         if mask[A.SPLIT]:
             options[A.SPLIT] = 2.0 * model.after_cards(odds, 1, 0, 1, True, True)
         if mask[A.CHANGE_FOUR] and self._worth_changing_four(view, odds):
@@ -366,28 +395,33 @@ class CarefulAgent(Agent):
             if found is None:
                 continue
             dist, natural, bet = found
+            # RULES.md §4.8: what each player total is paid when it wins; a 7½ is a
+            # natural with the chance ``natural`` of all its 7½s.
             mult = np.ones(BUST)
-            if r.any_seven_and_half_pays:
-                mult[SEVEN_AND_HALF] = r.natural_pays
+            if self.natural_pays == self.other_pays:
+                mult[SEVEN_AND_HALF] = self.natural_pays
             elif dist[SEVEN_AND_HALF] > 0:
                 share = natural / dist[SEVEN_AND_HALF]
-                mult[SEVEN_AND_HALF] = 1 + share * (r.natural_pays - 1)
-            at_most = np.cumsum(dist)
+                mult[SEVEN_AND_HALF] = self.other_pays \
+                    + share * (self.natural_pays - self.other_pays)
+            # Standing on t the bank collects from the totals it beats and pays the rest.
+            beaten = np.cumsum(dist)[_BANK_BEATS_UP_TO]
             paid_above = np.cumsum((dist * mult)[::-1])[::-1]
-            stand += bet * (at_most - np.append(paid_above[1:], 0.0))
+            stand += bet * (beaten - np.append(paid_above, 0.0)[_BANK_BEATS_UP_TO + 1])
             bust -= bet * float(paid_above[0])
             # RULES.md §4.7: a bank 7½ of three or more cards may lose to a natural.
-            rule = r.natural_beats_bank_multicard
-            if rule == "off":
+            pays = self.natural_beats_multicard
+            if not pays:
                 stand_multi += bet
             else:
-                pays = r.natural_pays if rule == "double" else 1
                 stand_multi += bet * (1.0 - natural * (1 + pays))
         if not stand.any() and not bust:
             return A.STAND
         stand_list = stand.tolist()
-        chase = r.bank_must_chase_declared and any(
-            view.has_status(i, DECLARED) for i in range(1, view.num_seats))
+        # RULES.md §4.6: a live declared 7½ may keep the bank drawing (a fusilar keeps
+        # it by the mask: it may not stand at all).
+        chase = any(forces_chase(NONE, view.status(i), r.bank_must_chase_declared)
+                    for i in range(1, view.num_seats))
         # best[t]: best chips per unit from total t with three cards or more, filled
         # from 7½ down (a card only ever raises the total); the bank's next card
         # then leads to best[total + value].
