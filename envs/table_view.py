@@ -9,9 +9,13 @@ them out, so they cannot disagree with each other or with the rules:
   dealt unseen (Mort, fusilar, secret three, §6), and the bank does not see
   its own face-down card before its turn (§4.1, as in the observation,
   :mod:`envs.observer`). A spectator (``viewer=None``) sees face-up cards only.
-* **Totals** are the engine's scoring (:mod:`envs.hands`, the matta at its best
-  value, §1): the hand's own score when every card is shown, else the best
-  total of the cards shown, marked as partial.
+* **Totals** are the engine's scoring (``Hand.total``, from
+  :func:`envs.rulebook.score`: the matta at its best value, §1) when every
+  card is shown. Beside a card the viewer
+  cannot see, the total is the face value of the cards shown, marked as
+  partial (``3 + ?``): the matta counts ½ there, since its value is chosen
+  with the cards not shown — ``## Ro`` may make 7 or 7½, so "7 + ?" would
+  claim more than the hand holds. A partial total never does.
 * **Seats**: the bank seat is always named, also once the episode is over;
   a seat is "sitting out" only while a hand is on and it was not dealt in.
   Once the episode is over each seat shows what the last hand won or lost.
@@ -21,9 +25,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from envs.cards import HALF_POINTS, card_name, format_half_points
+from envs.cards import card_name, format_half_points
 from envs.engine import OVER, PHASE_NAMES, STATUS_NAMES, Engine, Hand
-from envs.hands import best_total
+from envs.rulebook import score
 
 
 @dataclass(frozen=True)
@@ -82,18 +86,16 @@ class TableShown:
 def _hand_shown(hand: Hand, viewer: int | None, bank: int, wild: int) -> HandShown:
     cards: list[str | None] = []
     own_hidden: list[bool] = []
-    base = wilds = 0
+    shown_cards: list[int] = []
     for card, up, unseen in zip(hand.cards, hand.face_up, hand.unseen):
         shown = up or (viewer == hand.seat and not unseen and hand.seat != bank)
         cards.append(card_name(card) if shown else None)
         own_hidden.append(shown and not up)
         if shown:
-            if card == wild:
-                wilds += 1
-            else:
-                base += HALF_POINTS[card]
-    partial = None in cards
-    total = best_total(base, wilds) if partial else hand.total
+            shown_cards.append(card)
+    partial = len(shown_cards) < len(hand.cards)
+    # Beside a hidden card, face value: scored with no card wild, the matta is a figure, ½.
+    total = score(shown_cards, -1) if partial else hand.total
     return HandShown(tuple(cards), tuple(own_hidden), hand.bet, total, partial,
                      STATUS_NAMES[hand.status])
 

@@ -7,7 +7,9 @@ after the bank, then the bank; hits draw the next card):
 * a face-down card the viewer may not see changes nothing in the viewer's
   picture or text (RULES.md §4), while the viewer's own card does;
 * totals are the engine's scoring, the matta at its best value (§1):
-  ``5o Ro`` is 7 under ``italian`` and ``pagat_italian``, not 5½;
+  ``5o Ro`` is 7 under ``italian`` and ``pagat_italian``, not 5½; beside a
+  card the viewer cannot see, the cards shown count their face value (the
+  matta ½), so "X + ?" never claims more than the hand holds;
 * the last frame of an episode names the bank and seats nobody "sitting out".
 """
 
@@ -20,8 +22,10 @@ import pytest
 import envs  # noqa: F401  (registers the ids)
 from envs import sette_e_mezzo_v0
 from envs.cards import format_half_points
+from envs.engine import Engine
 from envs.picture import picture_size, table_picture
 from envs.render import table_text
+from envs.rules import PRESETS
 from envs.table_view import table_view
 from tests.scripted import play, start
 
@@ -67,8 +71,51 @@ def test_totals_with_the_matta_are_the_engines_score(rules):
     assert hand.total == 14  # 5 and the matta as 2: 7 (RULES.md §1)
     assert f"total {format_half_points(hand.total)} " in table_text(engine, viewer=0)
     assert table_view(engine, 0).seats[0].hands[0].total == hand.total
-    # A spectator sees only the matta: alone it counts 7 at best.
-    assert "## Ro                  total 7 + ?" in table_text(engine)
+    # A spectator sees only the matta, whose value is chosen with the card it
+    # cannot see: the cards shown count their face value, the matta ½.
+    assert "## Ro                  total ½ + ?" in table_text(engine)
+
+
+@pytest.mark.parametrize("rules", ["italian", "pagat_italian"])
+@pytest.mark.parametrize("hidden", ["1o", "3o", "5o", "6o"])
+def test_a_partial_total_never_claims_more_than_the_hand_holds(rules, hidden):
+    """The matta beside a hidden card: the hand makes 7, not "7 + ?" (RULES.md §1)."""
+    engine = _matta_deal(rules, first_card=hidden)
+    total = engine.hands[0][0].total
+    assert total == 14
+    shown = table_view(engine).seats[0].hands[0]
+    assert shown.partial and shown.total_text == "½ + ?"
+    assert shown.total + 1 <= total  # the hidden card is worth ½ at least
+
+
+@pytest.mark.parametrize("rules", sorted(PRESETS))
+def test_partial_totals_are_lower_bounds_in_seeded_play(rules):
+    """What a total "X + ?" shows, plus ½ for each card not shown, never passes the hand's score.
+
+    A total with every card shown is the engine's score (§1, the matta at its best value).
+    """
+    rng = np.random.default_rng(7)
+    engine = Engine(rules, 4, max_hands=6)
+    checked = 0
+    for seed in range(3):
+        engine.reset(seed=seed)
+        while not engine.over:
+            for viewer in (None, *range(engine.num_seats)):
+                for seat, hands in zip(table_view(engine, viewer).seats, _hands(engine)):
+                    for hand, real in zip(seat.hands, hands):
+                        hidden = hand.cards.count(None)
+                        assert hand.partial == (hidden > 0)
+                        assert hand.total + hidden <= real.total if hidden else (
+                            hand.total == real.total)
+                        checked += 1
+            engine.step(int(rng.choice(engine.legal_actions())))
+    assert checked > 100
+
+
+def _hands(engine):
+    """Each seat's hands as the table view lists them (none once the episode is over)."""
+    return [[] if engine.over else [engine.bank_hand] if s == engine.bank else engine.hands[s]
+            for s in range(engine.num_seats)]
 
 
 def _finished(rules: str = "catalan", seats: int = 3):
