@@ -39,14 +39,18 @@ class HandShown:
     """For each card: face down, shown only because it is the viewer's own."""
     bet: int
     total: int
-    """Half points of the shown cards, scored by the engine (:mod:`envs.hands`)."""
+    """Half points: the hand's score, or, if ``partial``, the face value of the cards shown."""
     partial: bool
-    """Some cards are not shown, so ``total`` is not the hand's whole score."""
+    """Some cards are not shown: ``total`` is the least the hand holds, not its score."""
     status: str
 
     @property
     def total_text(self) -> str:
-        """The total as shown: ``6½``, ``3 + ?`` beside a card back, ``?`` if nothing shows."""
+        """The total as shown: ``6½``, ``3 + ?`` beside a card back, ``?`` if nothing shows.
+
+        A shown matta beside a card back counts ½ (``## Ro`` reads ``½ + ?``):
+        its value is chosen with the card not shown (RULES.md §1).
+        """
         if self.partial and all(name is None for name in self.cards):
             return "?"
         return format_half_points(self.total) + (" + ?" if self.partial else "")
