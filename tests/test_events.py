@@ -195,5 +195,7 @@ def test_transcript_line_of_each_kind(event, line):
 def test_every_kind_has_an_observer_rule():
     """The observer says for every kind whether it reads it (envs/observer.py)."""
     from envs.observer import OBSERVED_KINDS, UNOBSERVED_KINDS
+    assert len(set(OBSERVED_KINDS)) == len(OBSERVED_KINDS)
     assert not set(OBSERVED_KINDS) & set(UNOBSERVED_KINDS)
     assert set(OBSERVED_KINDS) | set(UNOBSERVED_KINDS) == set(EVENT_TYPES)
+    assert all(why.strip() for why in UNOBSERVED_KINDS.values()), "say why a kind is skipped"
