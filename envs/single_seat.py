@@ -51,12 +51,15 @@ and ``info["action_mask"]``. The reward is the learner's net chips of each hand
 in units of ``min_bet``, given on the step in which the hand is settled. An
 illegal action ends the episode with ``illegal_reward`` and a fresh table next.
 
-**Opponents** are anything with ``act(observation, action_mask) -> action``
-(see :mod:`agents`), a *pool* — anything with ``sample(rng) -> policy``, drawn
-anew every episode — a list (a uniform pool), a spec string such as
-``"threshold:5"`` or ``"reader"`` (:mod:`agents` makes it; the first spec string
-imports :mod:`agents`, so ``gymnasium.make("envs:sette/Player-v0",
-opponents="reader")`` works in a fresh interpreter), or a mapping ``{"bank": ..., "players": ...}`` giving each role its own source. With
+**Opponents** are policies — anything with ``act(observation, action_mask) ->
+action`` (:mod:`envs.policy`, :mod:`agents`) — a *pool* — anything with
+``sample(rng) -> policy``, drawn anew every episode — a list (a uniform pool),
+an agent spec in any form ``sette evaluate`` takes (``"threshold:5"``,
+``"reader"``, a model path, ``"careful|reader"``: :mod:`agents.registry` makes
+it; the first spec string imports :mod:`agents`, so
+``gymnasium.make("envs:sette/Player-v0", opponents="reader")`` works in a fresh
+interpreter), or a mapping ``{"bank": ..., "players": ...}`` giving each role
+its own source. With
 ``opponents=None`` every other seat follows the :class:`DealerRule`, the way
 Gymnasium's Blackjack has a built-in dealer. A policy with a ``seed(int)``
 method is reseeded from the view's generator on ``reset(seed=...)``, so seeded
@@ -65,18 +68,18 @@ episodes repeat exactly.
 
 from __future__ import annotations
 
-import importlib
-import operator
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from envs.engine import Engine
-from envs.observer import Observer, observation_bounds, observation_slices
+from envs.engine import Engine, as_index
+from envs.observation import ObservationReader
+from envs.observer import Observer, observation_bounds
 from envs.picture import table_picture
+from envs.policy import Policy, PolicySource
 from envs.render import table_text
 from envs.rules import Rules
 from envs.seat_play import BANK_VIEW, PLAYER_VIEW, RANDOM, SEAT_VIEW, SeatPlay, dealer_action
@@ -84,45 +87,18 @@ from envs.seat_play import BANK_VIEW, PLAYER_VIEW, RANDOM, SEAT_VIEW, SeatPlay, 
 ROLES = ("bank", "players")
 
 
-@runtime_checkable
-class PolicyLike(Protocol):
-    """The policy protocol of :mod:`agents`: ``act(observation, action_mask) -> action``."""
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int: ...
-
-
-@runtime_checkable
-class PoolLike(Protocol):
-    """A source of policies drawn anew for every episode."""
-
-    def sample(self, rng: np.random.Generator) -> PolicyLike: ...
-
-
-_spec_resolver: Callable[..., PolicyLike] | None = None
-
-
-def register_spec_resolver(resolver: Callable[..., PolicyLike]) -> None:
-    """Let the views accept string specs; ``agents`` installs ``make_agent`` here.
+def _resolve_spec(spec: str, rules: Rules) -> Policy:
+    """The policy an agent spec names (every form :func:`agents.make_agent` takes).
 
     ``envs`` does not import ``agents`` at module level (imports point ``envs``
-    <- ``agents``): the agent registry plugs itself in when it is imported, and
-    :func:`_resolve_spec` imports it on demand.
+    <- ``agents``): the registry is imported here, by the first spec string.
     """
-    global _spec_resolver
-    _spec_resolver = resolver
+    from agents.registry import make_agent
+
+    return make_agent(spec, rules=rules)
 
 
-def _resolve_spec(spec: str, rules: Rules) -> PolicyLike:
-    """The policy an agent spec string names, importing :mod:`agents` if nobody has yet."""
-    if _spec_resolver is None:
-        importlib.import_module("agents")  # installs the resolver (register_spec_resolver)
-    if _spec_resolver is None:
-        raise ValueError(f"opponent spec {spec!r}: the agent registry did not install "
-                         f"itself; pass policy objects instead")
-    return _spec_resolver(spec, rules=rules)
-
-
-def fixed_bank_rules(rules: Rules | str | Any) -> Rules:
+def fixed_bank_rules(rules: Rules | str) -> Rules:
     """The rules with the bank kept on one seat (for the Player and Bank views).
 
     Nothing passes the bank on: no transfer on 7½, no hand limit, no minimum
@@ -148,41 +124,49 @@ class DealerRule:
         if not 0.5 <= threshold <= 7.5:
             raise ValueError(f"threshold {threshold!r} is outside 0.5..7.5 points")
         self.threshold = threshold
-        self._total_index = observation_slices(2)["own_total"].start
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        # own_total is the known total in half points / 15, stored as float32.
-        return dealer_action(self.threshold, round(float(observation[self._total_index]) * 15.0),
+        return dealer_action(self.threshold, ObservationReader(observation).own_total_half,
                              action_mask)
 
 
 class _UniformPool:
     """A list of policies, one drawn uniformly per episode."""
 
-    def __init__(self, members: Sequence[PolicyLike]) -> None:
+    def __init__(self, members: Sequence[Policy]) -> None:
         if not members:
             raise ValueError("an opponent pool needs at least one policy")
         self.members = list(members)
 
-    def sample(self, rng: np.random.Generator) -> PolicyLike:
+    def sample(self, rng: np.random.Generator) -> Policy:
         return self.members[int(rng.integers(len(self.members)))]
 
 
-def _source(value: Any, rules: Rules) -> PolicyLike | PoolLike:
+def _source(value: Any, rules: Rules) -> Policy | PolicySource:
     """One role's opponent source: a policy, a pool, a list or a spec string."""
     if value is None:
         return DealerRule()
     if isinstance(value, str):
         return _resolve_spec(value, rules)
     if isinstance(value, (list, tuple)):
-        return _UniformPool([_source(v, rules) for v in value])
-    if isinstance(value, (PoolLike, PolicyLike)):
+        return _UniformPool([_member(v, rules) for v in value])
+    if isinstance(value, (PolicySource, Policy)):
         return value
     raise TypeError(f"opponent {value!r} is neither a policy (act(observation, action_mask)), "
                     f"a pool (sample(rng)), a list of them nor an agent spec string")
 
 
-def _sources(opponents: Any, rules: Rules) -> dict[str, PolicyLike | PoolLike]:
+def _member(value: Any, rules: Rules) -> Policy:
+    """One policy of a list of opponents: a policy or a spec string."""
+    if isinstance(value, str):
+        return _resolve_spec(value, rules)
+    if isinstance(value, Policy):
+        return value
+    raise TypeError(f"opponent {value!r} in a list is neither a policy (act(observation, "
+                    f"action_mask)) nor an agent spec string; a list is itself the pool")
+
+
+def _sources(opponents: Any, rules: Rules) -> dict[str, Policy | PolicySource]:
     if isinstance(opponents, Mapping):
         unknown = [k for k in opponents if k not in ROLES]
         if unknown:
@@ -215,7 +199,7 @@ class SingleSeatEnv(gym.Env):
     view = SEAT_VIEW
     bank_choice: int | str = "random"  # the Player view's ``bank``; the others draw it
 
-    def __init__(self, rules: Rules | str | Any = "catalan", num_seats: int = 2,
+    def __init__(self, rules: Rules | str = "catalan", num_seats: int = 2,
                  opponents: Any = None, seat: int | str = "random",
                  table_hands: int = 10, illegal_reward: float = -1.0,
                  render_mode: str | None = None) -> None:
@@ -248,7 +232,7 @@ class SingleSeatEnv(gym.Env):
         """The learner's seat in the current episode."""
         return self._play.learner
 
-    def _policy_of(self, seat: int) -> PolicyLike:
+    def _policy_of(self, seat: int) -> Policy:
         return self._play.policy_of(seat)
 
     # ------------------------------------------------------------- Gym API
@@ -272,18 +256,19 @@ class SingleSeatEnv(gym.Env):
         return self._play.step(self._action_index(action))
 
     def _action_index(self, action: Any) -> int:
-        """``action`` as an index: an int, a numpy integer or a 0-d integer array.
+        """``action`` as an index, read as the engine reads it (:func:`envs.engine.as_index`):
+        an int, a numpy integer or a 0-d integer array.
 
-        A float or a bool is refused by name rather than rounded, as the engine
-        refuses them: ``1.5`` is no action.
+        A plain int off the layout is an illegal action like any other (it ends
+        the episode); a float or a bool is refused by name rather than rounded,
+        as the engine refuses them: ``1.5`` is no action.
         """
-        if not isinstance(action, (bool, np.bool_)):
-            try:
-                return operator.index(action)
-            except TypeError:
-                pass
-        raise ValueError(f"action {action!r} is not an action index; actions are the integers "
-                         f"0..{self.action_space.n - 1} (get_action_meanings() names them)")
+        index = action if type(action) is int else as_index(action)
+        if index < 0 and type(action) is not int:
+            raise ValueError(f"action {action!r} is not an action index; actions are the "
+                             f"integers 0..{self.engine.layout.size - 1} "
+                             f"(get_action_meanings() names them)")
+        return index
 
     def action_masks(self) -> np.ndarray:
         """Legal actions of the learner now, as booleans (sb3-contrib's MaskablePPO)."""
@@ -315,7 +300,7 @@ class PlayerEnv(SingleSeatEnv):
     role = "player"
     view = PLAYER_VIEW
 
-    def __init__(self, rules: Rules | str | Any = "catalan", num_seats: int = 2,
+    def __init__(self, rules: Rules | str = "catalan", num_seats: int = 2,
                  opponents: Any = None, seat: int | str = "random",
                  bank: int | str = "random", table_hands: int = 10,
                  illegal_reward: float = -1.0, render_mode: str | None = None) -> None:

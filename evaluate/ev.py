@@ -2,11 +2,12 @@
 
 ``play`` deals ``hands`` hands at tables of ``table_hands`` hands each — the
 shoe, the jackpot and the chip stacks carry over inside a table as at a real
-one — straight on the engine, every seat driven by its policy. Table ``k``
-always gets the same seed for the same ``seed`` argument, so two agents
-compared in the same seat see the same deals (*common random numbers*): their
-difference is measured with far less noise than either EV alone
-(:func:`paired_difference`).
+one — straight on the engine, every seat driven by its policy
+(:class:`agents.seating.Table`). Tables and policies are seeded by the rule of
+:mod:`agents.seating`: table ``k`` always gets the same seed for the same
+``seed`` argument, so two agents compared in the same seat see the same deals
+(*common random numbers*): their difference is measured with far less noise
+than either EV alone (:func:`paired_difference`).
 
 Hands within a table are not independent (same shoe, jackpot, stacks), so the
 tables are the independent units: the EV is the ratio estimator
@@ -27,10 +28,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from envs.engine import Engine
-from envs.observer import Observer
+from agents.seating import Table, table_seeds
+from envs.policy import Policy
 from envs.rules import Rules
-from envs.single_seat import PolicyLike, fixed_bank_rules
+from envs.single_seat import fixed_bank_rules
 
 ROLE_NAMES = ("player", "bank")
 _Z95 = 1.959963984540054
@@ -109,12 +110,8 @@ def paired_difference(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.
     return Estimate(float(ma - mb), half, int(ha.sum()))
 
 
-def table_seeds(seed: int, tables: int) -> list[int]:
-    """The seed of every table: the same list for the same ``seed``."""
-    return [int(s) for s in np.random.SeedSequence(seed).generate_state(tables, dtype=np.uint32)]
-
-
-def play(rules: Rules | str, num_seats: int, seats: Sequence[PolicyLike] | Callable[[int], Sequence[PolicyLike]],
+def play(rules: Rules | str, num_seats: int,
+         seats: Sequence[Policy] | Callable[[int], Sequence[Policy]],
          hands: int, seed: int = 0, table_hands: int = 10,
          bank: int | Callable[[int], int] | None = None) -> Tally:
     """Play at least ``hands`` hands, table after table (see the module docstring).
@@ -123,47 +120,24 @@ def play(rules: Rules | str, num_seats: int, seats: Sequence[PolicyLike] | Calla
     them (to rotate a candidate through the seats). ``bank``: the first bank's
     seat (or a function of the table index); ``None`` lets the rules choose.
     """
-    rules = Rules.resolve(rules)
+    table_rules = Rules.resolve(rules)
     if hands < 1:
         raise ValueError(f"hands={hands!r} must be at least 1")
     tables = math.ceil(hands / table_hands)
-    engine = Engine(rules, num_seats, max_hands=table_hands)
-    observer = Observer(engine)
+    table = Table(table_rules, num_seats, table_hands)
     chips = np.zeros((tables, num_seats, 2))
     counts = np.zeros((tables, num_seats, 2))
     for t, table_seed in enumerate(table_seeds(seed, tables)):
         policies = list(seats(t) if callable(seats) else seats)
-        if len(policies) != num_seats:
-            raise ValueError(f"{len(policies)} policies for {num_seats} seats")
-        for k, policy in enumerate(policies):
-            if hasattr(policy, "seed"):
-                policy.seed(table_seed + k)
         first_bank = bank(t) if callable(bank) else bank
-        _play_table(engine, observer, policies, table_seed, first_bank, chips[t], counts[t])
-    return Tally(chips, counts, seed)
-
-
-def _play_table(engine: Engine, observer: Observer, policies: Sequence[PolicyLike], seed: int,
-                bank: int | None, chips: np.ndarray, counts: np.ndarray) -> None:
-    """One table; adds each seat's chips and hands, by role, into ``chips`` and ``counts``."""
-    engine.reset(seed=seed, bank=bank)
-    observe = observer.observe
-    hand = engine.hands_played
-    hand_bank, hand_order = engine.bank, list(engine.order)
-    while not engine.over:
-        seat = engine.actor
-        engine.step(policies[seat].act(observe(seat), engine.action_mask()))
-        rewards = engine.pending_rewards
-        if any(rewards):
-            for s, r in enumerate(rewards):
+        for hand in table.hands(policies, table_seed, first_bank):
+            for s, r in enumerate(hand.net):
                 if r:
-                    chips[s, 1 if s == hand_bank else 0] += r
-        if engine.hands_played != hand:
-            counts[hand_bank, 1] += 1
-            for s in hand_order:
-                counts[s, 0] += 1
-            hand = engine.hands_played
-            hand_bank, hand_order = engine.bank, list(engine.order)
+                    chips[t, s, 1 if s == hand.bank else 0] += r
+            counts[t, hand.bank, 1] += 1
+            for s in hand.order:
+                counts[t, s, 0] += 1
+    return Tally(chips, counts, seed)
 
 
 @dataclass
@@ -183,7 +157,7 @@ class Comparison:
         return max(names, key=lambda n: self.ev[n].mean)
 
 
-def compare(candidates: Mapping[str, PolicyLike], role: str, opponents: Mapping[str, PolicyLike],
+def compare(candidates: Mapping[str, Policy], role: str, opponents: Mapping[str, Policy],
             rules: Rules | str, num_seats: int, hands: int, seed: int = 0,
             table_hands: int = 10) -> Comparison:
     """Seat each candidate in ``role`` at the same tables and measure its EV per hand.
@@ -199,7 +173,7 @@ def compare(candidates: Mapping[str, PolicyLike], role: str, opponents: Mapping[
     ev: dict[str, Estimate] = {}
     runs: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     for name, candidate in candidates.items():
-        def seating(t: int, candidate: PolicyLike = candidate) -> list[PolicyLike]:
+        def seating(t: int, candidate: Policy = candidate) -> list[Policy]:
             if role == "bank":
                 return [candidate] + [opponents["players"]] * (num_seats - 1)
             seats = [opponents["bank"]] + [opponents["players"]] * (num_seats - 1)
@@ -209,7 +183,7 @@ def compare(candidates: Mapping[str, PolicyLike], role: str, opponents: Mapping[
         tally = play(rules, num_seats, seating, hands, seed, table_hands, bank=0)
         rows = np.arange(len(tally.chips))
         cols = np.zeros(len(rows), dtype=int) if role == "bank" else np.array(
-            [_player_seat(t, num_seats) for t in rows])
+            [_player_seat(int(t), num_seats) for t in rows])
         run = (tally.chips[rows, cols, role_index], tally.hands[rows, cols, role_index])
         runs[name] = run
         ev[name] = ratio_estimate(*run)

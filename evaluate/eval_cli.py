@@ -155,7 +155,8 @@ def _evaluate(args: argparse.Namespace) -> int:
 def _write_outputs(out: Path, result: Any, summary: dict[str, Any], text: str) -> None:
     """tournament.md / .json, and the figures when matplotlib is there."""
     from evaluate import plots, strategy
-    from evaluate.tournament import build_agents, role_policy
+    from agents.seating import role_policy
+    from evaluate.tournament import build_agents
 
     out.mkdir(parents=True, exist_ok=True)
     (out / "tournament.md").write_text(text + "\n", encoding="utf-8")

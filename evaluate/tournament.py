@@ -31,30 +31,29 @@ much tighter than either EV. Groups of agents — several training seeds of
 one method — are summarised by their interquartile mean and probability of
 improvement with stratified-bootstrap intervals (:mod:`evaluate.stats`).
 
-Everything is deterministic for a given ``seed``, whatever ``workers``.
+Tables and agents are seeded by the one rule of :mod:`agents.seating` (the
+table's seed and the seat), and each seat holds its own copy of an agent with
+randomness: everything is deterministic for a given ``seed``, whatever
+``workers``.
 """
 
 from __future__ import annotations
 
-import copy
 import math
 import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
 
-from agents import AGENT_SPECS, Agent, make_agent
-from agents.base import ObservationReader
-from agents.learned import MODEL_FILE, model_path
-from envs.engine import Engine
-from envs.observer import Observer
+from agents.registry import make_agent, model_label, resolve_spec
+from agents.seating import FinishedHand, Table, seat_copies, table_seeds
+from envs.policy import Policy
 from envs.rules import Rules
 from envs.single_seat import fixed_bank_rules
-from evaluate.ev import Estimate, paired_difference, ratio_estimate, table_seeds
+from evaluate.ev import Estimate, paired_difference, ratio_estimate
 from evaluate.stats import SeedAggregate, aggregate_seeds
 from evaluate.workers import process_pool
 
@@ -68,8 +67,6 @@ FIELDS = ("chips", "hands", "wins", "pushes", "losses", "busts", "naturals", "ja
 RATE_FIELDS = ("wins", "pushes", "losses", "busts", "naturals", "jackpot_hits")
 """Fields reported as a share of the hands played in the role."""
 _EPS = 1e-9
-_RUN_FILE = "run.json"
-"""The record a training run folder holds (:mod:`train.pipeline`): it names the run."""
 
 
 # --------------------------------------------------------------------- entrants
@@ -80,67 +77,6 @@ class Entrant:
     label: str
     spec: str
     group: str | None = None
-
-
-class RoleSplitAgent(Agent):
-    """One seat, two policies: ``player`` while the seat plays, ``bank`` while it holds the bank."""
-
-    def __init__(self, player: Any, bank: Any) -> None:
-        self.player = player
-        self.bank = bank
-
-    def seed(self, seed: int) -> None:
-        """Reseed both policies (each that has randomness)."""
-        for k, policy in enumerate((self.player, self.bank)):
-            if hasattr(policy, "seed"):
-                policy.seed(seed + k)
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        policy = self.bank if ObservationReader(observation).is_bank else self.player
-        return policy.act(observation, action_mask)
-
-
-def role_policy(agent: Any, role: str) -> Any:
-    """The policy ``agent`` plays in ``role`` (one side of a :class:`RoleSplitAgent`)."""
-    return getattr(agent, role) if isinstance(agent, RoleSplitAgent) else agent
-
-
-def make_entrant_agent(spec: str, rules: Rules) -> Any:
-    """The agent of a resolved spec; ``PLAYER|BANK`` gives a :class:`RoleSplitAgent`."""
-    if "|" in spec:
-        player, bank = spec.split("|")
-        return RoleSplitAgent(make_agent(player, rules=rules), make_agent(bank, rules=rules))
-    return make_agent(spec, rules=rules)
-
-
-def resolve_spec(text: str) -> str:
-    """An agent spec from the command line: a registry spec, or a path to a trained model.
-
-    ``threshold:5``, ``careful`` and ``model:RUN/player`` are specs; a path
-    that exists on disk (a ``model.zip`` or its stage folder) becomes
-    ``model:PATH``. ``PLAYER|BANK`` plays the first spec as a player and the
-    second as the bank (``runs/x/player|runs/x/bank``: a run's two models).
-    """
-    if not isinstance(text, str) or not text:
-        raise ValueError(f"agent spec must be a non-empty string, got {text!r}")
-    if "|" in text:
-        parts = text.split("|")
-        if len(parts) != 2 or not all(parts):
-            raise ValueError(f"agent spec {text!r}: write PLAYER|BANK with one spec on each "
-                             f"side, e.g. careful|threshold:6")
-        return "|".join(resolve_spec(p) for p in parts)
-    name, _, arg = text.partition(":")
-    if name == "model" and arg:
-        model_path(arg)  # a missing model is named now, before torch loads
-    if name in AGENT_SPECS:
-        return text
-    if Path(text).exists():
-        model_path(text)
-        return f"model:{text}"
-    raise ValueError(f"unknown agent {text!r}: neither an agent spec nor an existing model "
-                     f"path; agents are: {', '.join(AGENT_SPECS)} (e.g. threshold:5.5, "
-                     f"careful, model:runs/RUN/player), or the path of a model.zip or its "
-                     f"folder")
 
 
 def parse_entrant(text: str, group: str | None = None) -> Entrant:
@@ -154,50 +90,6 @@ def parse_entrant(text: str, group: str | None = None) -> Entrant:
                          f"cautious=threshold:4.5")
     resolved = resolve_spec(spec)
     return Entrant(label if sep else model_label(resolved, default=label), resolved, group)
-
-
-def model_label(spec: str, depth: int = 1, default: str | None = None) -> str:
-    """A table label for a resolved spec: a trained model by its run's name and stage.
-
-    ``model:runs/RUN/player`` (or its ``model.zip``) is ``RUN/player``,
-    ``model:runs/RUN/selfplay/bank`` is ``RUN/selfplay/bank`` and a checkpoint
-    keeps its file name; the run is the nearest folder holding ``run.json``,
-    else the model's own folder. ``depth`` adds that many more folders above
-    the run, to tell apart two runs of the same name. ``PLAYER|BANK`` labels
-    each side (``RUN/player|bank`` when both come from one run). Specs that
-    are not models give ``default`` (the spec itself when ``None``).
-    """
-    sides = spec.split("|")
-    paths = [_model_stage(side) for side in sides]
-    if all(p is None for p in paths):
-        return spec if default is None else default
-    labels = [side if p is None else _short(p, depth) for side, p in zip(sides, paths)]
-    if len(paths) == 2 and paths[0] is not None and paths[1] is not None \
-            and paths[0][0] == paths[1][0]:
-        return f"{labels[0]}|{'/'.join(paths[1][1])}"
-    return "|".join(labels)
-
-
-def _model_stage(spec: str) -> tuple[Path, tuple[str, ...]] | None:
-    """The run folder of a ``model:`` spec and the stage's path inside it (``None``: no model)."""
-    name, _, arg = spec.partition(":")
-    if name != "model" or not arg:
-        return None
-    path = Path(arg)
-    if path.name == MODEL_FILE:
-        path = path.parent
-    elif path.suffix == ".zip":
-        path = path.with_suffix("")
-    for run in path.parents:
-        if (run / _RUN_FILE).is_file():
-            return run, path.relative_to(run).parts
-    return path.parent, (path.name,)
-
-
-def _short(stage: tuple[Path, tuple[str, ...]], depth: int) -> str:
-    run, inside = stage
-    above = run.parts[max(len(run.parts) - depth, 0):]
-    return "/".join((*above, *inside)) or "."
 
 
 def group_entrants(name: str, specs: Sequence[str]) -> list[Entrant]:
@@ -258,11 +150,15 @@ class TournamentConfig:
     seed: int = 0                           # seeds every table's shoe and every agent
     table_hands: int = 10                   # hands per table: shoe, jackpot, stacks carry over
     fixed_bank: bool = False                # keep the first bank for the whole table
+    _played: Rules = field(init=False, repr=False, compare=False)  # resolved_rules()
 
     def __post_init__(self) -> None:
         if not self.entrants:
             raise ValueError("a tournament needs at least one agent")
-        self.resolved_rules().check_seats(self.num_seats)  # the seats its shoe serves
+        rules = Rules.resolve(self.rules)  # once: a rules file is read here only
+        object.__setattr__(self, "_played", fixed_bank_rules(rules) if self.fixed_bank
+                           else rules)
+        self._played.check_seats(self.num_seats)  # the seats its shoe serves
         for name in ("hands", "table_hands"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -278,8 +174,7 @@ class TournamentConfig:
 
     def resolved_rules(self) -> Rules:
         """The rules the tables play (with the bank kept in place if ``fixed_bank``)."""
-        rules = Rules.resolve(self.rules)
-        return fixed_bank_rules(rules) if self.fixed_bank else rules
+        return self._played
 
     @property
     def rules_name(self) -> str:
@@ -287,25 +182,24 @@ class TournamentConfig:
         return self.rules if isinstance(self.rules, str) else "custom rules"
 
 
-def build_agents(config: TournamentConfig) -> list[Any]:
+def build_agents(config: TournamentConfig) -> list[Policy]:
     """One agent per entrant (an unknown spec or a missing model fails here, named)."""
     rules = config.resolved_rules()
-    return [make_entrant_agent(e.spec, rules) for e in config.entrants]
+    return [make_agent(e.spec, rules=rules) for e in config.entrants]
 
 
 class _TablePlayer:
-    """Plays tables of one tournament; holds one engine and one agent per arrangement seat."""
+    """Plays tables of one tournament: one :class:`agents.seating.Table` and one agent per
+    arrangement seat, seeded by the rule of :mod:`agents.seating`."""
 
-    def __init__(self, config: TournamentConfig, agents: Sequence[Any]) -> None:
+    def __init__(self, config: TournamentConfig, agents: Sequence[Policy]) -> None:
         self.config = config
         self.rules = config.resolved_rules()
-        self.engine = Engine(self.rules, config.num_seats, max_hands=config.table_hands)
-        self.observer = Observer(self.engine)
+        self.table = Table(self.rules, config.num_seats, config.table_hands)
         self.arrangements = arrangements(len(agents), config.num_seats)
-        # A seat gets its own copy of an agent with randomness (it is reseeded per
-        # table); agents without it are shared, which also keeps one loaded model.
-        self.seats = [[copy.deepcopy(agents[a]) if hasattr(agents[a], "seed") else agents[a]
-                       for a in lineup] for lineup in self.arrangements]
+        # Every seat draws its own stream; agents without randomness are shared,
+        # which also keeps one loaded model.
+        self.seats = [seat_copies([agents[a] for a in lineup]) for lineup in self.arrangements]
         self.seeds = table_seeds(config.seed, config.tables)
 
     def play(self, start: int, stop: int, progress: Callable[[int], None] | None = None
@@ -316,48 +210,25 @@ class _TablePlayer:
         for t in range(start, stop):
             seed = self.seeds[t]
             for r, policies in enumerate(self.seats):
-                for s, policy in enumerate(policies):
-                    if hasattr(policy, "seed"):
-                        policy.seed(int(np.random.SeedSequence([seed, s]).generate_state(1)[0]))
                 self._table(policies, seed, out[t - start, r])
             if progress is not None:
                 progress(1)
         return out
 
-    def _table(self, policies: Sequence[Any], seed: int, out: np.ndarray) -> None:
+    def _table(self, policies: Sequence[Policy], seed: int, out: np.ndarray) -> None:
         """One table under one arrangement, adding every hand's counts into ``out[seat, role]``."""
-        engine = self.engine
-        engine.reset(seed=seed)
-        observe = self.observer.observe
-        n = engine.num_seats
         scale = 1.0 / self.rules.min_bet
-        hand_no = engine.hands_played
-        hands, bank_hand, bank, order = engine.hands, engine.bank_hand, engine.bank, engine.order
-        first_event = len(engine.events)
-        net = [0.0] * n
-        while not engine.over:
-            seat = engine.actor
-            engine.step(policies[seat].act(observe(seat), engine.action_mask()))
-            if engine.rewarded:
-                net = [a + b for a, b in zip(net, engine.pending_rewards)]
-            if engine.hands_played != hand_no:
-                _count_hand(out, engine.events[first_event:], hands, bank_hand, bank, order,
-                            net, scale)
-                hand_no = engine.hands_played
-                hands, bank_hand, bank = engine.hands, engine.bank_hand, engine.bank
-                order = engine.order
-                first_event = len(engine.events)
-                net = [0.0] * n
+        for hand in self.table.hands(policies, seed):
+            _count_hand(out, hand, scale)
 
 
-def _count_hand(out: np.ndarray, events: Sequence[tuple], hands: Sequence[Sequence[Any]],
-                bank_hand: Any, bank: int, order: Sequence[int], net: Sequence[float],
-                scale: float) -> None:
+def _count_hand(out: np.ndarray, hand: FinishedHand, scale: float) -> None:
     """Add one finished hand to ``out[seat, role, field]`` (see the module docstring)."""
+    net = hand.net
     flows = [0.0] * len(net)  # jackpot ante and prize, in units
     prizes = [0.0] * len(net)
     hits = [0] * len(net)
-    for event in events:
+    for event in hand.events:
         kind = event[0]
         if kind == "ante":
             flows[event[1]] -= event[2] * scale
@@ -365,14 +236,15 @@ def _count_hand(out: np.ndarray, events: Sequence[tuple], hands: Sequence[Sequen
             flows[event[1]] += event[2] * scale
             prizes[event[1]] += event[2] * scale
             hits[event[1]] += 1
-    for seat in (*order, bank):
+    bank = hand.bank
+    for seat in (*hand.order, bank):
         is_bank = seat == bank
         row = out[seat, 1 if is_bank else 0]
         row[CHIPS] += net[seat]
         row[HANDS] += 1
         result = net[seat] - flows[seat]
         row[WINS if result > _EPS else LOSSES if result < -_EPS else PUSHES] += 1
-        own = [bank_hand] if is_bank else hands[seat]
+        own = [hand.bank_hand] if is_bank else hand.hands[seat]
         row[BUSTS] += any(h.busted for h in own)
         row[NATURALS] += any(h.is_natural for h in own)
         row[JACKPOT_HITS] += hits[seat]
@@ -428,7 +300,7 @@ class Progress:
 
 def run_tournament(config: TournamentConfig, workers: int = 1,
                    progress: Callable[[int], None] | None = None,
-                   agents: Sequence[Any] | None = None) -> "TournamentResult":
+                   agents: Sequence[Policy] | None = None) -> "TournamentResult":
     """Play the tournament (see the module docstring); ``progress(k)`` hears of finished tables
     (``progress(0)`` once the agents are built and play starts).
 
@@ -571,9 +443,9 @@ class TournamentResult:
     def summary(self, reps: int = 2000) -> dict[str, Any]:
         """Everything as plain data (the ``--json`` output); deterministic for a given seed."""
         c = self.config
-        agents = {}
+        agents: dict[str, dict[str, Any]] = {}
         for label in self.labels:
-            roles = {}
+            roles: dict[str, Any] = {}
             for role in ("all",) + ROLES:
                 ev = self.ev(label, role)
                 entry: dict[str, Any] = {"hands": ev.hands, "ev": _est(ev)}

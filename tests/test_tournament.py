@@ -7,10 +7,10 @@ import json
 import numpy as np
 import pytest
 
+from agents import RoleSplitAgent, resolve_spec
 from evaluate.tournament import (BUSTS, CHIPS, HANDS, LOSSES, PUSHES, WINS, Entrant,
-                                 RoleSplitAgent, TournamentConfig, arrangements,
-                                 build_agents, group_entrants, parse_entrant, resolve_spec,
-                                 run_tournament, unique_labels)
+                                 TournamentConfig, arrangements, build_agents, group_entrants,
+                                 parse_entrant, run_tournament, unique_labels)
 from train.cli import main
 
 

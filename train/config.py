@@ -233,7 +233,9 @@ class StageConfig:
 
     ``opponents`` are agent specs drawn per hand for the other role (banks for
     the player, players for the bank); ``table_players`` fill the other player
-    seats when the learner plays (tables of three seats or more).
+    seats when the learner plays (tables of three seats or more). A spec is
+    any form ``sette evaluate`` takes (:mod:`agents.registry`): ``careful``,
+    ``threshold:5``, a model path, ``PLAYER|BANK``.
     """
 
     timesteps: int = _key(_integer(1))

@@ -37,7 +37,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from agents import PolicyPool, make_agent
+from agents import Policy, PolicyPool, make_agent
 from agents.learned import MODEL_FILE, load_model
 from envs.rules import Rules
 from evaluate.ev import Comparison, compare
@@ -101,7 +101,8 @@ def open_run(run_dir: Path) -> tuple[str, TrainConfig, dict[str, Any]]:
     return record["command"], config, record
 
 
-def _agents(specs: list[str], rules: Rules) -> dict[str, Any]:
+def _agents(specs: list[str], rules: Rules) -> dict[str, Policy]:
+    """The agent of every spec (any form :func:`agents.make_agent` takes), by its spec."""
     return {spec: make_agent(spec, rules=rules) for spec in specs}
 
 
@@ -112,7 +113,7 @@ class Run:
         self.dir = run_dir
         self.config = config
         self.record = record
-        self.rules = Rules.resolve(config.table.rules)
+        self.rules = Rules.resolve(config.table.rules)  # once, for every stage and the report
         self.seeds = record["stage_seeds"]
         self.stage = "before the first stage"  # where a Ctrl-C stops it (Interrupted)
         self._stage_dir: Path | None = None
@@ -277,7 +278,7 @@ class Run:
 
     def report(self, models: dict[str, Path], hands: int) -> str:
         """Each learned policy against the baselines; printed and saved (evaluation.md)."""
-        text, data = evaluation_table(self.config, models, hands)
+        text, data = evaluation_table(self.config, self.rules, models, hands)
         (self.dir / "evaluation.md").write_text(text + "\n", encoding="utf-8")
         (self.dir / "evaluation.json").write_text(json.dumps(data, indent=2) + "\n",
                                                   encoding="utf-8")
@@ -294,17 +295,17 @@ def _stage_steps(stage_dir: Path) -> int:
     return 0 if found is None else found[1]
 
 
-def evaluation_table(config: TrainConfig, models: dict[str, Path], hands: int
+def evaluation_table(config: TrainConfig, rules: Rules, models: dict[str, Path], hands: int
                      ) -> tuple[str, dict[str, Any]]:
     """Learned players and banks against the baselines, as markdown and as data.
 
+    ``rules`` are ``config.table.rules`` resolved (:class:`Run` resolves them once).
     Players face the ``evaluate.bank_for_players`` bank (other player seats:
     ``careful``); banks face ``evaluate.player_for_banks`` players. Every
     candidate plays the same deals; the last column is its EV minus the best
     threshold's on those deals, with its 95% interval.
     """
     e, table = config.evaluate, config.table
-    rules = Rules.resolve(table.rules)
     thresholds = {f"threshold:{t:g}": make_agent(f"threshold:{t:g}", rules=rules)
                   for t in e.thresholds}
     careful = make_agent("careful", rules=rules)
