@@ -6,7 +6,7 @@
 * :func:`read_scalars` and :func:`plot_learning_curves` — curves read from the
   TensorBoard event files that ``sette train`` writes;
 * :func:`plot_best_response` — learned policies against the exact best
-  response (:mod:`evaluate.exact`).
+  response (:mod:`evaluate.solver.exact`).
 
 Each ``plot_*`` saves the figure its ``*_figure`` twin draws. Figures are
 drawn on ``matplotlib.figure.Figure`` objects (never ``pyplot``), so no
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from evaluate.exact import BestResponseRow
+    from evaluate.solver.exact import BestResponseRow
     from evaluate.strategy import StrategyMap
     from evaluate.tournament import TournamentResult
 

@@ -47,7 +47,7 @@ else:  # pragma: no cover - Python 3.10
 
 from envs.rules import PRESETS, Rules
 from evaluate import plots, strategy
-from evaluate.exact import BestResponseRow, ExactUnavailable, best_response_row
+from evaluate.solver.exact import BestResponseRow, ExactUnavailable, best_response_row
 from evaluate.tournament import (ROLES, Entrant, TournamentConfig, TournamentResult,
                                  build_agents, make_entrant_agent, md_code, resolve_spec,
                                  role_policy, run_tournament)
@@ -338,7 +338,7 @@ def write_report(run_dirs: Sequence[str | Path], out: str | Path,
                      lambda p: plots.plot_learning_curves(_run_curves(run), p))
         if seats == 2 and options.best_response:
             w.add("### Learned policies vs the exact best response", "",
-                  "One hand from a full shoe, exact (`evaluate/solver.py`): the learned policy "
+                  "One hand from a full shoe, exact (`evaluate/solver/`): the learned policy "
                   "and the best response to the same opponent, EV for the policy's side "
                   f"(roles: {', '.join(options.best_response)}).", "")
             rows = _best_response_rows(group[0], rules, options, w)

@@ -6,7 +6,7 @@ play every seat follows (a spec, or ``PLAYER|BANK``: the seat plays the
 first spec as a player and the second as the bank):
 
 * **exact heads-up** — one hand between one player and the bank from a full
-  shoe, by the solver (:mod:`evaluate.exact`), where it models the rules and
+  shoe, by the solver (:mod:`evaluate.solver.exact`), where it models the rules and
   can solve the baseline's bank directly (the scripted ``threshold`` and
   ``random`` banks); otherwise a note says why it is left out;
 * **simulated** — tournaments (:mod:`evaluate.tournament`) at 2 and 4 seats
@@ -49,7 +49,7 @@ from agents import Agent
 from envs.actions import ActionLayout
 from envs.rules import PRESETS, Rules
 from evaluate.ev import Estimate, ratio_estimate
-from evaluate.exact import ExactUnavailable, exact_bank_edge
+from evaluate.solver.exact import ExactUnavailable, exact_bank_edge
 from evaluate.tournament import (Entrant, TournamentConfig, TournamentResult, build_agents,
                                  md_code, resolve_spec, run_tournament)
 
@@ -191,7 +191,7 @@ def simulate(spec: str, rules: str, num_seats: int, hands: int, seed: int = 0,
 def _quick_exact(bank: str, rules: str) -> bool:
     """Whether the solver plays this bank directly (a scripted spec) rather than asking it
     at every bank state, which takes minutes per preset."""
-    from evaluate.solver_policies import AgentPolicy, as_policy
+    from evaluate.solver.policies import AgentPolicy, as_policy
 
     try:
         return not isinstance(as_policy(bank, Rules.resolve(rules)), AgentPolicy)

@@ -85,7 +85,7 @@ def test_strategy_map_explains_the_cells_that_cannot_happen():
 
 
 def test_best_response_figure_is_readable():
-    from evaluate.exact import BestResponseRow
+    from evaluate.solver.exact import BestResponseRow
 
     rows = [BestResponseRow("pagat_with_a_long_name", "player", "learned player",
                             "threshold:5.5", -0.17, -0.09)]

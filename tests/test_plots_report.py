@@ -126,7 +126,7 @@ def test_learning_curves_are_read_from_event_files(tmp_path):
 def test_best_response_plot_from_the_solver(tmp_path):
     pytest.importorskip("matplotlib")
     from evaluate import plots
-    from evaluate.exact import ExactUnavailable, best_response_row
+    from evaluate.solver.exact import ExactUnavailable, best_response_row
 
     try:
         rows = [best_response_row("pagat", "player", "threshold:5", "threshold:5",

@@ -1,4 +1,4 @@
-"""The exact heads-up solver (evaluate.solver*) against hand computation and the engine.
+"""The exact heads-up solver (evaluate.solver) against hand computation and the engine.
 
 * hand-computed values on tiny shoes, and a brute-force oracle that plays out
   every ordering of a small shoe;
@@ -27,13 +27,14 @@ from envs.cards import rank_of
 from envs.engine import BANK, BET, PLAY, Engine
 from envs.observer import Observer
 from envs.rules import Rules
-from evaluate.solver import (_bank_view_response, _player_forward, bank_best_response,
-                             best_response, equilibrium, evaluate, evaluate_policies,
-                             exploitability, exploitability_of, make_game)
-from evaluate.solver_game import BET as NODE_BET
-from evaluate.solver_game import PLAY as NODE_PLAY
-from evaluate.solver_game import HeadsUpGame, SolverError, View, parse_composition
-from evaluate.solver_policies import (AgentPolicy, EngineObservations, StrategyAgent,
+from evaluate.solver.values import (_bank_view_response, _player_forward,
+                                    bank_best_response, best_response, equilibrium, evaluate,
+                                    evaluate_policies, exploitability, exploitability_of,
+                                    make_game)
+from evaluate.solver.game import BET as NODE_BET
+from evaluate.solver.game import PLAY as NODE_PLAY
+from evaluate.solver.game import HeadsUpGame, SolverError, View, parse_composition
+from evaluate.solver.policies import (AgentPolicy, EngineObservations, StrategyAgent,
                                       ThresholdPolicy, as_policy)
 from train.cli import main
 

@@ -1,4 +1,4 @@
-"""The heads-up equilibrium (evaluate.solver_lp): the view-decomposed LP against the full one.
+"""The heads-up equilibrium (evaluate.solver.lp): the view-decomposed LP against the full one.
 
 * on small shoes the cutting planes (``method="cuts"``, the default) reach
   the value of the full sequence-form LP, and their strategies survive the
@@ -18,8 +18,8 @@ import pytest
 
 from envs.rules import Rules
 from evaluate.solver import equilibrium, evaluate_policies, exploitability_of, make_game
-from evaluate.solver_game import SolverError
-from evaluate.solver_lp import solve_equilibrium
+from evaluate.solver.game import SolverError
+from evaluate.solver.lp import solve_equilibrium
 from train.cli import main
 
 SPANISH = Rules.preset("spanish")
@@ -106,7 +106,7 @@ def test_cli_equilibrium_defaults_to_free_stakes(capsys: pytest.CaptureFixture[s
 def test_cold_linprog_rounds_give_the_same_equilibrium(monkeypatch: pytest.MonkeyPatch) -> None:
     rules, shoe = CASES["spanish_poor_bank"]
     warm = equilibrium(rules, composition=shoe)
-    monkeypatch.setattr("evaluate.solver_lp._highs_model", lambda *args: None)
+    monkeypatch.setattr("evaluate.solver.lp._highs_model", lambda *args: None)
     cold = equilibrium(rules, composition=shoe)
     assert cold.value == pytest.approx(warm.value, abs=1e-9)
     assert abs(cold.check.total) < 1e-8

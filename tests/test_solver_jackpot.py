@@ -25,9 +25,9 @@ from envs.observer import Observer, observation_slices
 from envs.rules import Rules
 from evaluate.solver import (best_response, equilibrium, evaluate, evaluate_policies,
                              exploitability, make_game)
-from evaluate.solver_game import (NUM_RESULTS, SEVEN_AND_HALF, SEVEN_MULTI, HeadsUpGame,
+from evaluate.solver.game import (NUM_RESULTS, SEVEN_AND_HALF, SEVEN_MULTI, HeadsUpGame,
                                   SolverError)
-from evaluate.solver_policies import AgentPolicy, EngineObservations, as_policy
+from evaluate.solver.policies import AgentPolicy, EngineObservations, as_policy
 from train.cli import main
 
 CATALAN = Rules.preset("catalan")

@@ -26,7 +26,7 @@ COMMAND_MODULES: Final[dict[str, str]] = {
     "evaluate": "evaluate.eval_cli",
     "variants": "evaluate.eval_cli",
     "report": "evaluate.eval_cli",
-    "solve": "evaluate.solve_cli",
+    "solve": "evaluate.solver.cli",
 }
 """The module that registers each command beyond ``play`` and ``rules``.
 

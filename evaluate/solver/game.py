@@ -1,8 +1,8 @@
 """The heads-up hand the exact solver works on: one player against the bank.
 
 This module turns a ``Rules`` value and a shoe composition into an explicit
-finite game with chance moves. :mod:`evaluate.solver` evaluates it, best-
-responds in it and solves it; this module only says what the states, the
+finite game with chance moves. :mod:`evaluate.solver.values` evaluates it,
+best-responds in it and solves it; this module only says what the states, the
 legal actions, the chance probabilities and the payoffs are.
 
 The hand (RULES.md §4, two seats, the bank fixed)
@@ -38,7 +38,7 @@ observation and does not change any future probability or payoff, so the
 solver keys every state by multisets of cards. The game is then a directed
 acyclic graph instead of a tree; by exchangeability every path to a node
 carries the same chance weight, which is what makes the DAG "sequence form"
-of :mod:`evaluate.solver_lp` exact.
+of :mod:`evaluate.solver.lp` exact.
 
 Card classes
 ------------
@@ -94,7 +94,7 @@ engine. Payoffs, in units of ``min_bet``:
   (``player_row`` adds the pot term; the ante is a constant).
 
 With a pot the hand is a general-sum game (the bank is indifferent to the
-pot); :mod:`evaluate.solver` reports both parties' values and checks
+pot); :mod:`evaluate.solver.values` reports both parties' values and checks
 equilibria on each party's own payoff. With ``jackpot_ante = 0`` there is
 no pot and ``player_row`` is ``payoff_row``.
 """

@@ -17,7 +17,7 @@ player's expected net win per hand in units of ``min_bet``; without a
 jackpot the bank's is minus it. With a jackpot the player's EV includes its
 ante and the pot its natural may take, and the bank's EV (shown beside it)
 is minus the chips it pays the player: the pot is not the bank's. See
-:mod:`evaluate.solver` for the maths and what is supported.
+:mod:`evaluate.solver.values` for the maths and what is supported.
 """
 
 from __future__ import annotations
@@ -36,11 +36,11 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-from evaluate.solver import (best_response, equilibrium, evaluate, evaluate_policies,
-                             exploitability)
-from evaluate.solver_game import IRRELEVANT_SWITCHES, HeadsUpGame, SolverError
-from evaluate.solver_policies import SolverPolicy, as_policy
-from evaluate.solver_report import bank_table, player_table, strategy_json
+from evaluate.solver.values import (best_response, equilibrium, evaluate, evaluate_policies,
+                                    exploitability)
+from evaluate.solver.game import IRRELEVANT_SWITCHES, HeadsUpGame, SolverError
+from evaluate.solver.policies import SolverPolicy, as_policy
+from evaluate.solver.tables import bank_table, player_table, strategy_json
 from evaluate.tournament import model_label, resolve_spec
 
 

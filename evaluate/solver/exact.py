@@ -1,4 +1,4 @@
-"""Exact heads-up numbers for reports, from the solver (:mod:`evaluate.solver`) where it applies.
+"""Exact heads-up numbers for reports, from the solver where it applies.
 
 The solver values one hand between one player and the bank from a full
 shoe, with no sampling. It refuses rules it does not model (the matta, house
@@ -21,11 +21,11 @@ class ExactUnavailable(Exception):
 
 def _solver() -> Any:
     try:
-        from evaluate import solver
+        from evaluate.solver import values
     except ImportError as exc:  # the solver is optional for every other evaluation
         raise ExactUnavailable(f"the exact solver (evaluate.solver) is not available: "
                                f"{exc}") from None
-    return solver
+    return values
 
 
 def _call(what: str, fn: Any, *args: Any, **kwargs: Any) -> Any:

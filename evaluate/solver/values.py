@@ -1,7 +1,7 @@
 """Exact heads-up values of Sette e mezzo: one player against the bank, one hand.
 
 No sampling: every figure is a finite sum over the game of
-:mod:`evaluate.solver_game` (read its docstring for the information model,
+:mod:`evaluate.solver.game` (read its docstring for the information model,
 exchangeability and why states are multisets of cards).
 
 * :func:`evaluate` — the exact EV of a pair of policies (player's view,
@@ -11,13 +11,13 @@ exchangeability and why states are multisets of cards).
   of the other, on the responder's real information.
 * :func:`exploitability` — what each role gains by best-responding.
 * :func:`equilibrium` — the value and strategies of heads-up play
-  (:mod:`evaluate.solver_lp`: the sequence-form LP, decomposed by the
+  (:mod:`evaluate.solver.lp`: the sequence-form LP, decomposed by the
   bank's views and solved with HiGHS by generating the bank's rows).
 
 Policies (``player``, ``bank`` arguments) are spec strings (``"threshold:5"``,
 ``"random"``), agents following ``act(observation, action_mask)`` or
-:class:`~evaluate.solver_policies.SolverPolicy` objects
-(:func:`~evaluate.solver_policies.as_policy`).
+:class:`~evaluate.solver.policies.SolverPolicy` objects
+(:func:`~evaluate.solver.policies.as_policy`).
 
 The maths
 ---------
@@ -118,7 +118,7 @@ two-core machine, the exploitability recheck included: ``pagat`` and
 ``catalan`` about 6 s, ``spanish`` — bets on the turn after seeing the
 first card, plus raises — about 25 s; written out whole its LP has
 356 000 rows and 4.2 million non-zeros and took HiGHS well over ten
-minutes, see :mod:`evaluate.solver_lp`). Values per hand in units of
+minutes, see :mod:`evaluate.solver.lp`). Values per hand in units of
 ``min_bet``, player's view, free (fixed): ``pagat`` -0.211355 (-0.211355),
 ``catalan`` without the jackpot -0.183540 (-0.183540), ``spanish``
 +0.566086 (-0.112885). ``catalan`` with its jackpot, free: the player
@@ -146,11 +146,11 @@ import numpy as np
 
 from envs import actions as A
 from envs.rules import Rules
-from evaluate.solver_game import (BANK_BUST, BUST, DECLARED, NUM_RESULTS, SEVEN_AND_HALF,
+from evaluate.solver.game import (BANK_BUST, BUST, DECLARED, NUM_RESULTS, SEVEN_AND_HALF,
                                   SEVEN_MULTI, HeadsUpGame, SolverError, View, check_rules,
                                   view_hands)
-from evaluate.solver_lp import solve_equilibrium
-from evaluate.solver_policies import Dist, SolverPolicy, TabularPolicy, as_policy
+from evaluate.solver.lp import solve_equilibrium
+from evaluate.solver.policies import Dist, SolverPolicy, TabularPolicy, as_policy
 
 __all__ = [
     "BankOutcomes", "BestResponse", "Equilibrium", "Evaluation", "Exploitability", "SolverError",
@@ -168,7 +168,7 @@ def make_game(rules: Rules | str | Any, composition: Composition = None,
     """The game for ``rules`` and ``composition``, merging figures when every policy allows.
 
     ``jackpot``: chips in the pot before this hand's ante (default 0; see
-    :class:`~evaluate.solver_game.HeadsUpGame`).
+    :class:`~evaluate.solver.game.HeadsUpGame`).
     """
     merge = all(p.figure_symmetric for p in policies)
     return HeadsUpGame(rules, composition, merge_figures=merge, stakes=stakes, jackpot=jackpot)
@@ -417,7 +417,7 @@ def evaluate(rules: Rules | str | Any, player: Any, bank: Any, composition: Comp
     """Exact EV of ``player`` against ``bank`` for one hand of ``rules`` from ``composition``.
 
     ``composition`` is the shoe (default: full; see
-    :func:`~evaluate.solver_game.parse_composition`). The policies' bets and
+    :func:`~evaluate.solver.game.parse_composition`). The policies' bets and
     raises are followed. ``record=True`` also returns the probability of every
     decision node (for strategy tables). ``jackpot`` is the pot before this
     hand's ante, in chips (default 0; only with ``jackpot_ante`` > 0).
@@ -744,7 +744,7 @@ def equilibrium(rules: Rules | str | Any, composition: Composition = None,
                 stakes: str = "free", method: str = "cuts",
                 jackpot: int | None = None,
                 progress: Callable[[str], None] | None = None) -> Equilibrium:
-    """Equilibrium of the heads-up hand by the sequence-form LP (:mod:`evaluate.solver_lp`).
+    """Equilibrium of the heads-up hand by the sequence-form LP (:mod:`evaluate.solver.lp`).
 
     ``stakes="free"`` (default) makes bets and raises decisions, as in the
     engine; ``"fixed"`` solves per unit stake (the smallest bet, no raises).

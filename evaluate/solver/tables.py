@@ -22,8 +22,8 @@ from typing import Any
 
 from envs import actions as A
 from envs.cards import SEVEN_AND_HALF, format_half_points
-from evaluate.solver_game import BET, DECLARED, HeadsUpGame
-from evaluate.solver_policies import SolverPolicy
+from evaluate.solver.game import BET, DECLARED, HeadsUpGame
+from evaluate.solver.policies import SolverPolicy
 
 
 def _action_group(game: HeadsUpGame, a: int) -> str:

@@ -1,12 +1,12 @@
 """Equilibrium of the heads-up hand: sequence-form linear programs, solved by HiGHS.
 
-The game (:mod:`evaluate.solver_game`) is a two-player zero-sum game with
+The game (:mod:`evaluate.solver.game`) is a two-player zero-sum game with
 chance and imperfect information: the bank never sees the player's
 face-down card. Its payoff is the player's own (``HeadsUpGame.player_row``:
 with a jackpot the pot a natural takes counts, as if the bank also wanted
 to spoil it; the constant ante is left out and subtracted by
-:func:`evaluate.solver.equilibrium`, which then checks the strategies on
-each party's own payoff — see *The jackpot* in :mod:`evaluate.solver`).
+:func:`evaluate.solver.values.equilibrium`, which then checks the strategies on
+each party's own payoff — see *The jackpot* in :mod:`evaluate.solver.values`).
 Its states are multisets, so each player's decisions form a directed
 acyclic graph rather than a tree.
 
@@ -114,9 +114,9 @@ from scipy.optimize import linprog
 from scipy.sparse import coo_matrix, csr_matrix, vstack
 
 from envs import actions as A
-from evaluate.solver_game import (BANK_BUST, BUST, NUM_RESULTS, SEVEN_AND_HALF, HeadsUpGame,
+from evaluate.solver.game import (BANK_BUST, BUST, NUM_RESULTS, SEVEN_AND_HALF, HeadsUpGame,
                                   SolverError, View)
-from evaluate.solver_policies import Dist, TabularPolicy
+from evaluate.solver.policies import Dist, TabularPolicy
 
 _ZERO = 1e-12
 _HIGHS_OPTIONS = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}

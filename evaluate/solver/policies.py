@@ -41,7 +41,7 @@ from envs.engine import BET as ENGINE_BET
 from envs.engine import Engine
 from envs.observer import Observer, observation_slices
 from envs.rules import Rules
-from evaluate.solver_game import BET, DECLARED, PLAY, HeadsUpGame, SolverError, View, view_hands
+from evaluate.solver.game import BET, DECLARED, PLAY, HeadsUpGame, SolverError, View, view_hands
 
 Dist = list[tuple[int, float]]
 """Legal action index -> probability, as a list of pairs."""
