@@ -49,8 +49,9 @@ from stable_baselines3.common.vec_env import (DummyVecEnv, SubprocVecEnv, VecEnv
 from agents.learned import (MODEL_FILE, LearnedAgent, ModelInfo, check_action_layout,
                             read_info, read_weights, refusal, trusted, write_info)
 from envs.actions import ACTION_LAYOUT_VERSION, ActionLayout
+from envs.policy import Policy
 from envs.rules import Rules
-from envs.single_seat import BankEnv, PlayerEnv, PolicyLike
+from envs.single_seat import BankEnv, PlayerEnv
 from evaluate.ev import compare
 from train.config import PPOConfig, TrainConfig
 from train.vec_env import ViewVecEnv
@@ -114,7 +115,7 @@ class StageCallback(BaseCallback):
     model: MaskablePPO  # the model being trained (SB3 types it as any algorithm)
 
     def __init__(self, stage_dir: Path, role: str, config: TrainConfig,
-                 baselines: Mapping[str, PolicyLike], table_players: PolicyLike,
+                 baselines: Mapping[str, Policy], table_players: Policy,
                  timer: EnvTimer) -> None:
         super().__init__()
         self.stage_dir = stage_dir
@@ -256,7 +257,7 @@ def _policy_kwargs(ppo: PPOConfig) -> dict[str, Any]:
 
 def train_stage(stage_dir: Path, role: str, config: TrainConfig,
                 opponents: Mapping[str, Any], timesteps: int, seed: int,
-                baselines: Mapping[str, PolicyLike], table_players: PolicyLike,
+                baselines: Mapping[str, Policy], table_players: Policy,
                 init_from: Path | None = None, log: Callable[[str], None] = print) -> Path:
     """Train (or finish training) one stage and return its ``model.zip`` (module doc).
 
