@@ -21,13 +21,18 @@ The layout — every field, its size, scope, unit and bounds, and which fields
 a new hand wipes — is the schema table of :mod:`envs.observation`, whose
 :class:`~envs.observation.ObservationReader` decodes what this module encodes.
 This module derives its offsets from that table at import.
+
+Every kind of event (:mod:`envs.events`) is either read by a handler here
+(:data:`OBSERVED_KINDS`) or named in :data:`UNOBSERVED_KINDS` with the
+reason it changes nothing a seat sees; ``tests/test_events.py`` holds every
+kind to one of the two.
 """
 
 from __future__ import annotations
 
 import operator
 from array import array
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import numpy as np
 
@@ -35,12 +40,16 @@ from envs import observation as _schema
 from envs.cards import HALF_POINTS as _HALF
 from envs.cards import NUM_RANKS, get_state, set_state
 from envs.engine import AUCTION, OVER, WAITING, Engine
+from envs.events import (BankEvent, BetEvent, CardEvent, DiscardedEvent, DoubleEvent,
+                         FirstBankEvent, FourBackEvent, HandEvent, OverEvent, RaiseEvent,
+                         RevealEvent, ShuffleEvent, SideBetEvent, SplitEvent, StatusEvent)
 from envs.hands import best_total
 from envs.observation import (GLOBAL_FIELDS, SEAT_FIELDS, observation_bounds,
                               observation_size, observation_slices, unit_scale)
 
-__all__ = ["GLOBAL_SIZE", "SEAT_BLOCK", "SEAT_FIELDS", "Observer", "observation_bounds",
-           "observation_size", "observation_slices", "reference_observation"]
+__all__ = ["GLOBAL_SIZE", "OBSERVED_KINDS", "SEAT_BLOCK", "SEAT_FIELDS", "UNOBSERVED_KINDS",
+           "Observer", "observation_bounds", "observation_size", "observation_slices",
+           "reference_observation"]
 
 # Offsets used by the hot path, derived from the schema (Final: C constants in the
 # compiled core, envs._native).
@@ -119,9 +128,10 @@ class Observer:
     live in float32 ``array.array`` buffers, whose element updates cost a
     fraction of numpy's and which numpy wraps without converting.
     :func:`reference_observation` is the plain definition the tests hold this
-    fast path to. The event handlers declare the types of the fields they
-    unpack: compiled (:mod:`envs._native`), their comparisons are then C
-    integer compares rather than generic Python ones.
+    fast path to. Each event handler takes its kind's :mod:`envs.events`
+    class, so the type checker holds its unpacking to the schema; the event
+    itself stays the plain logged tuple, unpacked by position. Compiled
+    (:mod:`envs._native`), the unpacked fields are then C integers.
     """
 
     def __init__(self, engine: Engine) -> None:
@@ -225,12 +235,7 @@ class Observer:
             hands.append(_HandView())
         return hands[index]
 
-    def _on_card(self, event: tuple) -> None:
-        seat: int
-        card: int
-        up: bool
-        index: int
-        unseen: bool
+    def _on_card(self, event: CardEvent) -> None:
         _, seat, card, up, index, unseen = event
         hands = self._hands[seat]
         view = hands[index] if index < len(hands) else self._view(seat, index)
@@ -239,11 +244,7 @@ class Observer:
             self._public[_SEEN + card % NUM_RANKS] += self._seen_scale
         self._dirty.add(seat)
 
-    def _on_reveal(self, event: tuple) -> None:
-        seat: int
-        card: int
-        index: int
-        unseen: bool
+    def _on_reveal(self, event: RevealEvent) -> None:
         _, seat, card, index, unseen = event
         view = self._view(seat, index)
         self._add_card(seat, view, card, False, unseen, -1)
@@ -251,13 +252,7 @@ class Observer:
         self._public[_SEEN + card % NUM_RANKS] += self._seen_scale
         self._dirty.add(seat)
 
-    def _on_split(self, event: tuple) -> None:
-        seat: int
-        card: int
-        source: int
-        target: int
-        up: bool
-        unseen: bool
+    def _on_split(self, event: SplitEvent) -> None:
         _, seat, card, source, target, up, unseen = event
         hands = self._hands[seat]
         self._add_card(seat, hands[source], card, up, unseen, -1)
@@ -265,27 +260,20 @@ class Observer:
         self._add_card(seat, hands[target], card, up, unseen, 1)
         self._dirty.add(seat)
 
-    def _on_discarded(self, event: tuple) -> None:
+    def _on_discarded(self, event: DiscardedEvent) -> None:
         """An initial card dealt face down, shown and thrown away (§6)."""
-        seat: int
-        card: int
         _, seat, card, _reason = event
         self._add_card(seat, self._view(seat, 0), card, False, False, -1)
         self._public[_SEEN + card % NUM_RANKS] += self._seen_scale
         self._dirty.add(seat)
 
-    def _on_four_back(self, event: tuple) -> None:
+    def _on_four_back(self, event: FourBackEvent) -> None:
         """An initial 4 shown and put back into the draw pile (§6 change_four)."""
-        seat: int
-        card: int
         _, seat, card = event
         self._add_card(seat, self._view(seat, 0), card, False, False, -1)
         self._dirty.add(seat)
 
-    def _on_status(self, event: tuple) -> None:
-        seat: int
-        status: int
-        index: int
+    def _on_status(self, event: StatusEvent) -> None:
         _, seat, status, index = event
         old = self._status[seat]
         if old != status:
@@ -299,40 +287,29 @@ class Observer:
             self._view(seat, index)
             self._dirty.add(seat)
 
-    def _on_bet(self, event: tuple) -> None:
-        seat: int
-        amount: int
-        index: int
+    def _on_bet(self, event: BetEvent) -> None:
         _, seat, amount, index = event
         self._view(seat, index).bet = amount
         self._dirty.add(seat)
 
-    def _on_raise(self, event: tuple) -> None:
-        seat: int
-        total: int
-        index: int
+    def _on_raise(self, event: RaiseEvent) -> None:
         _, seat, _amount, total, index = event
         self._view(seat, index).bet = total
         self._dirty.add(seat)
 
-    def _on_double(self, event: tuple) -> None:
-        seat: int
-        total: int
-        index: int
+    def _on_double(self, event: DoubleEvent) -> None:
         _, seat, total, index = event
         view = self._view(seat, index)
         view.bet = total
         view.doubled = True
         self._dirty.add(seat)
 
-    def _on_side_bet(self, event: tuple) -> None:
-        bettor: int
-        stake: int
+    def _on_side_bet(self, event: SideBetEvent) -> None:
         _, bettor, _target, stake = event
         self._side[bettor] += stake
         self._table[bettor * SEAT_BLOCK + _SIDE] = self._side[bettor] * self._bet_scale
 
-    def _on_shuffle(self, event: tuple) -> None:
+    def _on_shuffle(self, event: ShuffleEvent) -> None:
         # The count restarts; with when_empty the engine re-counts the face-up
         # cards still in play, so take its numbers once the batch is read.
         self._seen_stale = True
@@ -346,7 +323,7 @@ class Observer:
         table[bank * SEAT_BLOCK + _STREAK] = float(streak)
         self._bank = bank
 
-    def _on_bank(self, event: tuple) -> None:
+    def _on_bank(self, event: BankEvent | FirstBankEvent) -> None:
         self._set_bank(event[1], 0)
 
     def _clear_hands(self, playing: tuple[int, ...]) -> None:
@@ -367,16 +344,13 @@ class Observer:
         self._current = [0] * n
         self._side = [0] * n
 
-    def _on_hand(self, event: tuple) -> None:
-        bank: int
-        streak: int
-        order: tuple[int, ...]
+    def _on_hand(self, event: HandEvent) -> None:
         _, _, bank, streak, order = event
         self._set_bank(bank, streak)
         self._hand_bank = bank
         self._clear_hands(order + (bank,))
 
-    def _on_over(self, event: tuple) -> None:
+    def _on_over(self, event: OverEvent) -> None:
         self._hand_bank = -1
         self._clear_hands(())
 
@@ -386,33 +360,33 @@ class Observer:
         if kind == "action":
             return
         if kind == "status":
-            self._on_status(event)
+            self._on_status(cast(StatusEvent, event))
         elif kind == "card":
-            self._on_card(event)
+            self._on_card(cast(CardEvent, event))
         elif kind == "reveal":
-            self._on_reveal(event)
+            self._on_reveal(cast(RevealEvent, event))
         elif kind == "bet":
-            self._on_bet(event)
+            self._on_bet(cast(BetEvent, event))
         elif kind == "hand":
-            self._on_hand(event)
+            self._on_hand(cast(HandEvent, event))
         elif kind == "bank" or kind == "first_bank":
-            self._on_bank(event)
+            self._on_bank(cast(BankEvent, event))  # first_bank: the same fields
         elif kind == "shuffle":
-            self._on_shuffle(event)
+            self._on_shuffle(cast(ShuffleEvent, event))
         elif kind == "raise":
-            self._on_raise(event)
+            self._on_raise(cast(RaiseEvent, event))
         elif kind == "double":
-            self._on_double(event)
+            self._on_double(cast(DoubleEvent, event))
         elif kind == "split":
-            self._on_split(event)
+            self._on_split(cast(SplitEvent, event))
         elif kind == "discarded":
-            self._on_discarded(event)
+            self._on_discarded(cast(DiscardedEvent, event))
         elif kind == "four_back":
-            self._on_four_back(event)
+            self._on_four_back(cast(FourBackEvent, event))
         elif kind == "side_bet":
-            self._on_side_bet(event)
+            self._on_side_bet(cast(SideBetEvent, event))
         elif kind == "over":
-            self._on_over(event)
+            self._on_over(cast(OverEvent, event))
 
     def _read_events(self) -> None:
         """Apply the events logged since the last call."""
@@ -515,6 +489,30 @@ class Observer:
         return best_total(view.known_base, view.known_wilds) if view.known_wilds \
             else view.known_base
 
+
+OBSERVED_KINDS: Final[tuple[str, ...]] = (
+    "status", "card", "reveal", "bet", "hand", "bank", "first_bank", "shuffle", "raise",
+    "double", "split", "discarded", "four_back", "side_bet", "over")
+"""The event kinds :meth:`Observer._apply` reads."""
+UNOBSERVED_KINDS: Final[dict[str, str]] = {
+    "reset": "a new game logs a new event list, which the observer reads from its start",
+    "high_card": "the first-bank draw (§5): the first_bank event names the bank",
+    "bid": "an auction bid (§5): no field shows bids; the chips are read from the engine",
+    "ante": "the jackpot and the chips are read from the engine at each observation",
+    "action": "a decision shows only through the events it causes (cards, bets, statuses)",
+    "special": "a special hand (§4.8, §6) shows through its cards, unseen cards and status",
+    "decline_mort": "the 7 plays on as an ordinary hand: nothing on the table changes",
+    "bust": "the bust shows through its reveal and status events; chips from the engine",
+    "lose": "settlement: the chips are read from the engine",
+    "side_lose": "settlement: the chips are read from the engine",
+    "win": "settlement: the chips are read from the engine",
+    "side_win": "settlement: the chips are read from the engine",
+    "jackpot": "the jackpot and the chips are read from the engine",
+    "chips": "the chips and the jackpot are read from the engine",
+    "forced_take": "the bank moves with the bank event; refusals are read from the engine",
+    "sell": "an offer of the bank (§5): the phase and the acting seat come from the engine",
+}
+"""Event kinds the observer skips, each with why no seat's view changes."""
 
 # Bound once: the compiled observe() then skips two attribute lookups a call.
 _FROMBUFFER: Final = np.frombuffer
