@@ -51,7 +51,7 @@ a hand's scoring and its special forms live in :mod:`envs.hands`.
 from __future__ import annotations
 
 import operator
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
 
@@ -60,16 +60,19 @@ from envs.actions import ActionLayout
 from envs.cards import (DECK_SIZE, NUM_RANKS, SEVEN_AND_HALF, card_name,
                         get_state, high_card_key, new_shoe, parse_card,
                         parse_cards, set_state)
-from envs.hands import (BUST, DECLARED, FUSILAR, MORT, NONE, PAIR_OF_SEVENS, PLAYING,
-                        SECRET, STATUS_NAMES, STOOD, TRIPLE, WAITING, Hand)
+from envs.hands import (BUST, DECLARED, FUSILAR, NONE, PAIR_OF_SEVENS, PLAYING, STATUS_NAMES,
+                        STOOD, TRIPLE, WAITING, Hand)
 from envs.rulebook import (RuleSwitches, bank_cover, covered_pay, forces_chase, hand_form,
-                           hit_face_up, is_pair_of_sevens, may_split, qualifies_for_bank,
-                           seat_need, split_floor, winning_multiple, wins_jackpot)
+                           hit_face_up, is_pair_of_sevens, qualifies_for_bank, seat_need,
+                           split_floor, winning_multiple, wins_jackpot)
 from envs.rules import MAX_SEATS, MIN_SEATS, Rules
 
+if TYPE_CHECKING:  # envs.house_rules imports this module: it is imported in Engine.__init__
+    from envs.house_rules import HouseRule, SideBets
+
 __all__ = ["Engine", "Hand", "IllegalActionError", "RuleSwitches", "replay", "as_index",
-           "PHASE_NAMES", "STATUS_NAMES", "BET", "PLAY", "BANK", "TRANSFER", "OVER", "AUCTION", "SIDE_BET", "SELL",
-           "WAITING", "PLAYING", "STOOD", "BUST", "DECLARED"]
+           "PHASE_NAMES", "STATUS_NAMES", "BET", "PLAY", "BANK", "TRANSFER", "OVER", "AUCTION",
+           "SIDE_BET", "SELL", "WAITING", "PLAYING", "STOOD", "BUST", "DECLARED"]
 
 # Phases: who is asked for what.
 # Final: the compiled core (envs._native) reads the phases and limits as C constants, not dict lookups.
@@ -83,10 +86,7 @@ SIDE_BET: Final = 6
 SELL: Final = 7
 PHASE_NAMES = ("bet", "play", "bank", "transfer", "over", "auction", "side_bet", "sell")
 
-_FOUR_RANK: Final = 3
-_THREE_RANK: Final = 2
 _SEVEN_RANK: Final = 6
-_MAX_FOUR_CHANGES: Final = 4  # RULES.md §6 change_four (ESP): "up to four times"
 
 
 class IllegalActionError(ValueError):
@@ -114,6 +114,7 @@ class Engine:
         self.num_seats: int = seats
         self.max_hands: int | None = max_hands
         self.layout = ActionLayout(self._switches.bet_ladder)
+        self._plug_in(self._switches)
         self.wild = -1 if self._switches.wild_card == "none" else parse_card(self._switches.wild_card)
         self.phase = OVER
         self.events: list[tuple] = []
@@ -121,6 +122,30 @@ class Engine:
         self._mask: np.ndarray | None = None  # the mask of _legal, built on demand
         self._mask_cache: dict[tuple[int, ...], np.ndarray] = {}
         self._seeds: np.random.Generator | None = None  # next episodes' seeds (reset)
+
+    def _plug_in(self, r: RuleSwitches) -> None:
+        """Build the §6 house rules switched on (:mod:`envs.house_rules`), once, by hook.
+
+        Each hook's plug-ins are a tuple the turn sequence runs through; an
+        inactive rule is in none of them. ``_action_rules[a]`` is the plug-in
+        that applies action ``a``, or None for the engine's own actions.
+        """
+        from envs.house_rules import (AFTER_DEAL, AT_DEAL, LEGAL_PLAY, LEGAL_TURN_BET,
+                                      SOLE_CHOICE, SideBets, build)
+        plugins = build(r)
+        self.house_rules: tuple[HouseRule, ...] = tuple(plugins)
+        self._deal_rules = tuple([p for p in plugins if p.hooks & AT_DEAL])
+        self._after_deal_rules = tuple([p for p in plugins if p.hooks & AFTER_DEAL])
+        self._sole_choice_rules = tuple([p for p in plugins if p.hooks & SOLE_CHOICE])
+        self._play_rules = tuple([p for p in plugins if p.hooks & LEGAL_PLAY])
+        self._turn_bet_rules = tuple([p for p in plugins if p.hooks & LEGAL_TURN_BET])
+        self._action_rules: list[HouseRule | None] = [None] * self.layout.size
+        self._side_bets: SideBets | None = None
+        for p in plugins:
+            for a in p.actions:
+                self._action_rules[a] = p
+            if isinstance(p, SideBets):
+                self._side_bets = p
 
     def __reduce__(self) -> tuple[Any, ...]:
         """Pickle as (class, constructor arguments, attributes): see envs.cards.get_state."""
@@ -316,7 +341,9 @@ class Engine:
         elif phase == TRANSFER:
             self._transfer_action(action)
         elif phase == SIDE_BET:
-            self._side_bet_action(action)
+            side_bets = self._side_bets
+            assert side_bets is not None, "the SIDE_BET phase opens only with side_bets"
+            side_bets.bet(self, action)
         elif phase == AUCTION:
             self._auction_action(action)
         else:
@@ -343,7 +370,9 @@ class Engine:
                 return [A.REFUSE_BANK, A.CLAIM_BANK]
             return [A.TAKE_BANK, A.REFUSE_BANK]
         if phase == SIDE_BET:
-            return self._legal_side_bets()
+            side_bets = self._side_bets
+            assert side_bets is not None, "the SIDE_BET phase opens only with side_bets"
+            return side_bets.legal(self)
         if phase == AUCTION:
             r = self._switches
             best = self.best_bid[0]
@@ -375,81 +404,38 @@ class Engine:
         if self.bet_purpose == "split":
             low = split_floor(r, self.hands[seat][self.hand_index - 1].bet)
         legal = self._stakes(self.layout.bet_start, low, min(r.max_bet, self.chips[seat]))
-        if self.bet_purpose == "turn":
+        if self.bet_purpose == "turn" and self._turn_bet_rules:
             hand = self.hands[self.actor][0]
             if len(hand.cards) == 1 and hand.special == NONE:
                 rank = hand.cards[0] % NUM_RANKS
-                if r.change_four == "optional" and rank == _FOUR_RANK and \
-                        self.four_changes < _MAX_FOUR_CHANGES and self.draw_pile:
-                    legal.append(A.CHANGE_FOUR)
-                if r.fusilar and rank == _SEVEN_RANK and self._can_draw():
-                    legal.append(A.FUSILAR)
+                for rule in self._turn_bet_rules:
+                    rule.legal_turn_bet(self, rank, legal)
         return sorted(legal)
 
     def _legal_play(self) -> list[int]:
         r = self._switches
         seat = self.actor
         hand = self.hands[seat][self.hand_index]
-        if hand.special == SECRET:
-            return [A.STAND]  # RULES.md §6 secret_three: "can only stand"
         if hand.total == SEVEN_AND_HALF:
             return [A.STAND]  # RULES.md §4.5 the turn ends, undeclared: as a stand (§8.7)
         can_draw = self._can_draw()
         initial = self.hand_index == 0 and len(hand.cards) == 1 and hand.special == NONE
         initial_seven = initial and hand.cards[0] % NUM_RANKS == _SEVEN_RANK
-        if initial_seven and r.mort and not self.mort_decided and can_draw:
-            legal = [A.MORT, A.DECLINE]
-            if r.fusilar:
-                legal.append(A.FUSILAR)
-            return legal
+        for rule in self._sole_choice_rules:
+            choice = rule.sole_choice(self, hand, initial_seven, can_draw)
+            if choice is not None:
+                return choice
         legal = [A.STAND]
         if can_draw:
             legal.append(A.HIT)
             if r.hidden_cards == "player_choice" and hand.hidden_count:
                 legal.append(A.REVEAL_HIT)
-            if r.double and len(hand.cards) == 1 and not hand.doubled and \
-                    self.chips[seat] >= hand.bet:
-                legal.append(A.DOUBLE)
-            if initial_seven and r.fusilar and r.bet_timing == "before_deal":
-                legal.append(A.FUSILAR)
-        if self._can_split(hand):
-            legal.append(A.SPLIT)
-        if initial and r.change_four == "optional" and r.bet_timing == "before_deal" and \
-                hand.cards[0] % NUM_RANKS == _FOUR_RANK and \
-                self.four_changes < _MAX_FOUR_CHANGES and self.draw_pile:
-            # Bets on the turn: the change comes before the bet (BET phase) only.
-            legal.append(A.CHANGE_FOUR)
+        for rule in self._play_rules:
+            rule.legal_play(self, hand, legal, initial, initial_seven, can_draw)
         if r.bet_raise and not self.raised:
             room = min(r.max_bet - hand.bet, self.chips[seat])
             legal.extend(self._stakes(self.layout.raise_start, 1, room))
         return legal
-
-    def _can_split(self, hand: Hand) -> bool:
-        """RULES.md §6 split, §8.9: whether the hand in play may be split (:func:`may_split`)."""
-        if self._switches.split_rule == "none":
-            return False
-        seat = self.actor
-        opened = sum(h.splits for h in self.hands[seat])
-        return may_split(self._switches, hand.cards, hand.special, hand.doubled, opened,
-                         len(self.order), self.chips[seat], hand.bet)
-
-    def _legal_side_bets(self) -> list[int]:
-        r = self._switches
-        seat = self.actor
-        # RULES.md §8.9: with bets on the turn the bettor keeps the smallest stake for its
-        # own hand, which it has yet to bet on.
-        own_stake_to_come = r.smallest_stake if r.bet_timing == "on_turn" else 0
-        cap = min(r.max_bet, self.chips[seat] - own_stake_to_come)
-        legal = [A.PASS]
-        for target in self.order:
-            if target == seat:
-                continue
-            offset = (target - seat) % self.num_seats
-            if offset > A.MAX_OFFSET:
-                continue  # the layout names the nearest seats only (envs.rules, side bets)
-            legal.extend(self.layout.side_bet(offset, k) for k in r.bet_ladder
-                         if k * r.min_bet <= cap)
-        return sorted(legal)
 
     def _bank_must_chase(self) -> bool:
         """The bank may not stand below 7½ (RULES.md §4.6, §6 fusilar: :func:`forces_chase`)."""
@@ -496,30 +482,22 @@ class Engine:
             self._deal()
 
     def _deal(self) -> None:
-        """One card face down to each player in turn order, then the bank."""
-        r = self._switches
+        """One card face down to each player in turn order, then the bank.
+
+        House rules act on each initial card as it comes (a forced change of
+        a 4, a secret three), and may take the table once every card is out
+        (side bets); else the players' turns begin.
+        """
         for s in self.order:
             hand = self.hands[s][0]
             self._give(hand, False)
-            if r.change_four == "forced":
-                # RULES.md §6 change_four (CAT): an initial 4 is discarded and replaced.
-                while hand.cards[0] % NUM_RANKS == _FOUR_RANK and self._can_draw():
-                    self._discard_initial(hand, "change_four")
-                    self._give(hand, False)
-            if r.secret_three and hand.cards[0] % NUM_RANKS == _THREE_RANK and self._can_draw():
-                # RULES.md §6 secret_three (CAT): two secret cards instead of the 3.
-                self._discard_initial(hand, "secret_three")
-                hand.special = SECRET
-                self._give(hand, False, unseen=True)
-                if self._can_draw():
-                    self._give(hand, False, unseen=True)
+            for rule in self._deal_rules:
+                rule.at_deal(self, hand)
         self._give(self.bank_hand, False)
-        if r.side_bets and len(self.order) >= 2:
-            self.turn = 0
-            self.phase = SIDE_BET
-            self.actor = self.order[0]
-        else:
-            self._begin_turn(0)
+        for rule in self._after_deal_rules:
+            if rule.after_deal(self):
+                return
+        self._begin_turn(0)
 
     def _discard_initial(self, hand: Hand, reason: str) -> None:
         """Take the initial card out of the hand, shown, onto the discard pile."""
@@ -527,21 +505,6 @@ class Engine:
         self.discard.append(card)
         self.seen[card % NUM_RANKS] += 1
         self._log("discarded", hand.seat, card, reason)
-
-    def _side_bet_action(self, action: int) -> None:
-        seat = self.actor
-        if action != A.PASS:
-            offset, k = self.layout.side_bet_of(action)
-            target = (seat + offset) % self.num_seats
-            stake = k * self._switches.min_bet
-            self.chips[seat] -= stake
-            self.hands[target][0].side_bets.append((seat, stake))
-            self._log("side_bet", seat, target, stake)
-        self.turn += 1
-        if self.turn < len(self.order):
-            self.actor = self.order[self.turn]
-        else:
-            self._begin_turn(0)
 
     def _begin_turn(self, turn: int) -> None:
         self.turn = turn
@@ -574,13 +537,11 @@ class Engine:
     def _bet_action(self, action: int) -> None:
         r = self._switches
         seat = self.actor
-        if action == A.CHANGE_FOUR:
-            self._change_four()
-            return
-        if action == A.FUSILAR:
-            self._fusilar(self.hands[seat][0])
-            return
         hand = self.hands[seat][self.hand_index]
+        rule = self._action_rules[action]
+        if rule is not None:  # a house rule's action before the bet (change_four, fusilar)
+            rule.apply(self, hand, action)
+            return
         amount = r.bet_ladder[action - self.layout.bet_start] * r.min_bet
         self.chips[seat] -= amount
         hand.bet = amount
@@ -613,33 +574,12 @@ class Engine:
         elif action == A.REVEAL_HIT:
             self._reveal(hand)
             self._give(hand, False)
-        elif action == A.DOUBLE:
-            self.chips[seat] -= hand.bet
-            hand.bet *= 2
-            hand.doubled = True
-            self._log("double", seat, hand.bet, self.hand_index)
-            self._give(hand, hit_face_up(self._switches.hidden_cards, hand.hidden_count))
-            if not self._after_card(hand):
-                self._set_status(hand, STOOD)
-                self._next_hand()
-            return
-        elif action == A.SPLIT:
-            self._split(hand)
-            return
-        elif action == A.MORT:
-            self._mort(hand)
-            return
-        elif action == A.DECLINE:
-            self.mort_decided = True
-            self._log("decline_mort", seat)
-            return
-        elif action == A.FUSILAR:
-            self._fusilar(hand)
-            return
-        elif action == A.CHANGE_FOUR:
-            self._change_four()
-            return
-        else:  # raise_<k>
+        else:
+            rule = self._action_rules[action]
+            if rule is not None:  # a house rule's action: envs.house_rules
+                rule.apply(self, hand, action)
+                return
+            # raise_<k>
             amount = self._switches.bet_ladder[action - self.layout.raise_start] * self._switches.min_bet
             self.chips[seat] -= amount
             hand.bet += amount
@@ -672,61 +612,6 @@ class Engine:
             self._next_hand()
             return True
         return False
-
-    def _split(self, hand: Hand) -> None:
-        """RULES.md §6 split: the last card starts a new hand with its own stake."""
-        r = self._switches
-        seat = self.actor
-        if r.split_rule == "abrirse":
-            self._reveal(hand)  # RULES.md §8.5: the opened cards are exposed (ESP)
-        card, up, unseen = hand.remove_last(self.wild)
-        hand.splits += 1
-        new = Hand(seat, index=self.hand_index + 1)
-        new.add(card, up, unseen, self.wild)
-        hands = self.hands[seat]
-        hands.insert(self.hand_index + 1, new)
-        for i, h in enumerate(hands):
-            h.index = i
-        self._log("split", seat, card, self.hand_index, self.hand_index + 1, up, unseen)
-        self._set_status(new, WAITING)
-        self._set_status(hand, PLAYING)
-        if r.split_rule == "two_figures_once":
-            self.chips[seat] -= hand.bet  # CAT: "una segona aposta igual"
-            new.bet = hand.bet
-            self._log("bet", seat, new.bet, new.index)
-        else:
-            self.hand_index += 1
-            self.bet_purpose = "split"
-            self.phase = BET
-
-    def _mort(self, hand: Hand) -> None:
-        """RULES.md §6 mort (CAT): the 7 is announced; one card face down, unseen."""
-        hand.special = MORT
-        self._reveal(hand)
-        self._log("special", hand.seat, "mort", hand.index)
-        self._give(hand, False, unseen=True)
-        self._set_status(hand, STOOD)
-        self._next_hand()
-
-    def _fusilar(self, hand: Hand) -> None:
-        """RULES.md §6 fusilar (ESP): the 7 is shown; a card under it nobody sees."""
-        hand.special = FUSILAR
-        self._reveal(hand)
-        self._log("special", hand.seat, "fusilar", hand.index)
-        self._give(hand, False, unseen=True)
-        if self.phase == PLAY:  # the stake is already down (bets before the deal)
-            self._set_status(hand, STOOD)
-            self._next_hand()
-
-    def _change_four(self) -> None:
-        """RULES.md §6 change_four (ESP): the 4 goes back into the middle of the pile."""
-        hand = self.hands[self.actor][0]
-        card, _up, _unseen = hand.remove_last(self.wild)
-        pile = self.draw_pile
-        pile.insert(len(pile) // 2, card)
-        self.four_changes += 1
-        self._log("four_back", self.actor, card)
-        self._give(hand, False)
 
     def _bust(self, hand: Hand) -> None:
         """RULES.md §4.4: the hand is shown; its stake and side bets go to the bank at once."""
