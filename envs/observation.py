@@ -479,7 +479,7 @@ class ObservationReader:
     @property
     def own_total(self) -> float:
         """The same in points (7.5 = 7½)."""
-        return self._entry("own_total", None) * SEVEN_AND_HALF / 2
+        return self.own_total_half / 2
 
     @property
     def is_bank(self) -> bool:
