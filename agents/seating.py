@@ -104,8 +104,13 @@ def role_policy(agent: Policy, role: str) -> Policy:
 
 class FinishedHand:
     """One hand as it ended: the bank's seat, the players' seats in turn order, their
-    hands, the bank's hand, the hand's events and every seat's net chips (units of
-    ``min_bet``, the jackpot ante and prize included)."""
+    hands, the bank's hand, the events its steps logged and every seat's net chips over
+    those steps (units of ``min_bet``, the jackpot ante and prize included).
+
+    The step that settles a hand also deals the next one, so ``events`` end with the
+    next hand's ``hand`` and ``ante`` events and ``net`` holds that ante; the first
+    hand's deal belongs to the table's reset.
+    """
 
     __slots__ = ("bank", "order", "hands", "bank_hand", "events", "net")
 

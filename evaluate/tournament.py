@@ -50,6 +50,7 @@ import numpy as np
 
 from agents.registry import make_agent, model_label, resolve_spec
 from agents.seating import FinishedHand, Table, seat_copies, table_seeds
+from envs.events import AnteEvent, JackpotEvent
 from envs.policy import Policy
 from envs.rules import Rules
 from envs.single_seat import fixed_bank_rules
@@ -229,13 +230,15 @@ def _count_hand(out: np.ndarray, hand: FinishedHand, scale: float) -> None:
     prizes = [0.0] * len(net)
     hits = [0] * len(net)
     for event in hand.events:
-        kind = event[0]
+        kind = event[0]  # every logged event's first item (envs.events)
         if kind == "ante":
-            flows[event[1]] -= event[2] * scale
+            ante = AnteEvent._make(event)
+            flows[ante.seat] -= ante.amount * scale
         elif kind == "jackpot":
-            flows[event[1]] += event[2] * scale
-            prizes[event[1]] += event[2] * scale
-            hits[event[1]] += 1
+            prize = JackpotEvent._make(event)
+            flows[prize.seat] += prize.amount * scale
+            prizes[prize.seat] += prize.amount * scale
+            hits[prize.seat] += 1
     bank = hand.bank
     for seat in (*hand.order, bank):
         is_bank = seat == bank
