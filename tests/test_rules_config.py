@@ -17,7 +17,7 @@ from envs.cards import (HALF_POINTS, RANK_CHARS, SEVEN_AND_HALF, card_name, form
 from envs.rules import PRESETS, SWITCH_DOCS
 
 ALL_SWITCHES = [f.name for f in dataclasses.fields(Rules)]
-README = Path(__file__).resolve().parent.parent / "README.md"
+PRESETS_PAGE = Path(__file__).resolve().parent.parent / "docs" / "PRESETS.md"
 
 # Every switch of every preset, written out from the RULES.md §7 table: what the row
 # names is on, everything it does not name is off (or the §2 table defaults).
@@ -160,9 +160,9 @@ def test_wild_cards_of_the_matta_presets_are_figures():
         assert HALF_POINTS[card] == 1  # a figure
 
 
-def test_readme_lists_all_eight_presets():
-    text = README.read_text(encoding="utf-8")
-    section = text[text.index("## Rules and presets"):]
+def test_the_presets_page_lists_all_eight_presets():
+    text = PRESETS_PAGE.read_text(encoding="utf-8")
+    section = text[text.index("# Rules and presets"):]
     table = section[section.index("| preset |"):section.index("\n\n", section.index("| preset |"))]
     names = re.findall(r"^\| `([a-z_]+)` \|", table, flags=re.M)
     assert names == list(ALL_PRESETS)
