@@ -93,6 +93,8 @@ backs (`##`); text and picture come from one description of the table
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -134,8 +136,9 @@ class raw_env(AECEnv, EzPickle):
         "render_fps": 1,
     }
 
-    def __init__(self, rules: Rules | str | Any = "catalan", num_seats: int = 4,
-                 max_hands: int | None = 10, render_mode: str | None = None) -> None:
+    def __init__(self, rules: Rules | str | Path | Mapping[str, Any] = "catalan",
+                 num_seats: int = 4, max_hands: int | None = 10,
+                 render_mode: str | None = None) -> None:
         EzPickle.__init__(self, rules, num_seats, max_hands, render_mode)
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
