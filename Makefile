@@ -14,7 +14,7 @@ EXTRAS ?= dev,bench,train
 setup: $(STAMP)
 
 # setup.py compiles these engine modules with mypyc (envs/_native.py): rebuild when they change.
-NATIVE_SOURCES := $(addprefix envs/,cards.py actions.py hands.py rulebook.py engine.py house_rules.py observer.py seat_play.py _native.py)
+NATIVE_SOURCES := $(addprefix envs/,cards.py actions.py hands.py phases.py rulebook.py house_rules.py bank_seat.py engine.py observer.py seat_play.py _native.py)
 
 $(STAMP): pyproject.toml Makefile setup.py $(NATIVE_SOURCES)
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

@@ -34,8 +34,8 @@ import sys
 import warnings
 from pathlib import Path
 
-NATIVE_MODULES = ("cards", "actions", "hands", "rulebook", "engine", "house_rules", "observer",
-                  "seat_play")
+NATIVE_MODULES = ("cards", "actions", "hands", "phases", "rulebook", "house_rules", "bank_seat",
+                  "engine", "observer", "seat_play")
 """Modules of ``envs`` compiled by mypyc, in import order."""
 
 GROUP = "sette_native"

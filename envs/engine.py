@@ -40,6 +40,71 @@ A hand, as RULES.md §4 describes it:
 With ``first_bank = "auction"`` (§5 ``bank_sale``) an episode starts with
 the seats bidding for the bank (``bid_<k>``/``pass``) in seat order.
 
+The engine keeps this turn sequence. The rules it applies are elsewhere, one
+place each: what wins and what is paid in the rulebook
+(:mod:`envs.rulebook`), each §6 house rule in its plug-in
+(:mod:`envs.house_rules`, built once per engine from the switches that are
+on), who holds the bank in :mod:`envs.bank_seat` (§5).
+
+Phases (:mod:`envs.phases`) — who is asked, and where play goes next:
+
+==========  ======================  ==========================================
+phase       entered                 left, after the actor's action
+==========  ======================  ==========================================
+AUCTION     ``reset``, with         next seat bids; after the last, the first
+            ``first_bank =          hand begins (BET, or the deal)
+            "auction"``
+BET         a hand begins           ``round``: next bettor, then the deal
+            (``before_deal``:       (SIDE_BET or the first turn); ``turn``:
+            ``bet_purpose =         PLAY, or the next turn after a fusilar
+            "round"``); a turn      (a house rule's action keeps BET);
+            begins (``on_turn``:    ``split``: PLAY on the hand split
+            ``"turn"``); a split
+            asks a stake
+            (``"split"``)
+SIDE_BET    the deal, with          next player in turn order, then the
+            ``side_bets`` and two   first turn
+            players or more
+PLAY        a turn or a split       the same hand, the seat's next split
+            hand begins             hand, the next turn (BET or PLAY), or
+                                    BANK after the last turn
+BANK        every turn is over      settlement when the bank stands, busts or
+                                    makes 7½ (at once if every player busted),
+                                    then the bank transfer
+TRANSFER    settlement (``offer``,  next candidate; SELL; the next hand
+            ``right``); a sale      or OVER
+SELL        no transfer, with       TRANSFER (the buyer answers) or the next
+            ``bank_sale``           hand
+OVER        ``max_hands`` played,   —
+            or no seat can hold
+            the bank
+==========  ======================  ==========================================
+
+Flags of the turn sequence, and what sets and clears them:
+
+=================  ==========================================================
+flag               set / cleared
+=================  ==========================================================
+``turn``           the index in ``order`` of the seat to bet or play; 0 at
+                   the round of bets, the side bets and the first turn
+``hand_index``     the seat's hand in play (split hands); 0 at each turn,
+                   +1 to the next split hand, the new hand while its stake
+                   is asked
+``raised``         True after a raise; False after a hit, at each turn and
+                   each split hand (one raise between cards, §2)
+``mort_decided``   True after ``decline``; False at each turn (§6 mort)
+``four_changes``   +1 per ``change_four``; 0 at each turn (§6 change_four)
+``bet_purpose``    ``round`` / ``turn`` / ``split``: what the BET phase is for
+``transfer_kind``  ``bank_transfer`` after settlement; ``sale`` on ``sell_bank``
+``transfer_queue`` the seats still to ask: every candidate (``offer``), the
+                   first (``right``), the buyer (sale); one popped per answer
+``refused``        a seat's refusal of an offer (§5 ``offer``: next time it
+                   must take it); cleared when it next holds the bank
+``best_bid``       the highest bid of the auction and its seat
+``bank_streak``    +1 each hand; 0 when the bank changes seat (§5
+                   ``max_bank_hands``)
+=================  ==========================================================
+
 All randomness comes from one ``numpy.random.Generator`` made from the seed
 given to :meth:`Engine.reset`; the seed is recorded in the event log, so any
 episode can be replayed (:func:`replay`).
@@ -51,40 +116,28 @@ a hand's scoring and its special forms live in :mod:`envs.hands`.
 from __future__ import annotations
 
 import operator
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 import numpy as np
 
 from envs import actions as A
+from envs import bank_seat
 from envs.actions import ActionLayout
-from envs.cards import (DECK_SIZE, NUM_RANKS, SEVEN_AND_HALF, card_name,
-                        get_state, high_card_key, new_shoe, parse_card,
-                        parse_cards, set_state)
+from envs.cards import (DECK_SIZE, NUM_RANKS, SEVEN_AND_HALF, card_name, get_state, new_shoe,
+                        parse_card, parse_cards, set_state)
 from envs.hands import (BUST, DECLARED, FUSILAR, NONE, PAIR_OF_SEVENS, PLAYING, STATUS_NAMES,
                         STOOD, TRIPLE, WAITING, Hand)
-from envs.rulebook import (RuleSwitches, bank_cover, covered_pay, forces_chase, hand_form,
-                           hit_face_up, is_pair_of_sevens, qualifies_for_bank, seat_need,
-                           split_floor, winning_multiple, wins_jackpot)
+from envs.rulebook import (RuleSwitches, covered_pay, forces_chase, hand_form, hit_face_up,
+                           is_pair_of_sevens, seat_need, split_floor, winning_multiple,
+                           wins_jackpot)
+from envs.house_rules import (AFTER_DEAL, AT_DEAL, LEGAL_PLAY, LEGAL_TURN_BET, SOLE_CHOICE,
+                              HouseRule, SideBets, build)
+from envs.phases import AUCTION, BANK, BET, OVER, PHASE_NAMES, PLAY, SELL, SIDE_BET, TRANSFER
 from envs.rules import MAX_SEATS, MIN_SEATS, Rules
-
-if TYPE_CHECKING:  # envs.house_rules imports this module: it is imported in Engine.__init__
-    from envs.house_rules import HouseRule, SideBets
 
 __all__ = ["Engine", "Hand", "IllegalActionError", "RuleSwitches", "replay", "as_index",
            "PHASE_NAMES", "STATUS_NAMES", "BET", "PLAY", "BANK", "TRANSFER", "OVER", "AUCTION",
            "SIDE_BET", "SELL", "WAITING", "PLAYING", "STOOD", "BUST", "DECLARED"]
-
-# Phases: who is asked for what.
-# Final: the compiled core (envs._native) reads the phases and limits as C constants, not dict lookups.
-BET: Final = 0
-PLAY: Final = 1
-BANK: Final = 2
-TRANSFER: Final = 3
-OVER: Final = 4
-AUCTION: Final = 5
-SIDE_BET: Final = 6
-SELL: Final = 7
-PHASE_NAMES = ("bet", "play", "bank", "transfer", "over", "auction", "side_bet", "sell")
 
 _SEVEN_RANK: Final = 6
 
@@ -130,8 +183,6 @@ class Engine:
         inactive rule is in none of them. ``_action_rules[a]`` is the plug-in
         that applies action ``a``, or None for the engine's own actions.
         """
-        from envs.house_rules import (AFTER_DEAL, AT_DEAL, LEGAL_PLAY, LEGAL_TURN_BET,
-                                      SOLE_CHOICE, SideBets, build)
         plugins = build(r)
         self.house_rules: tuple[HouseRule, ...] = tuple(plugins)
         self._deal_rules = tuple([p for p in plugins if p.hooks & AT_DEAL])
@@ -231,12 +282,12 @@ class Engine:
             self.phase = AUCTION
             self.actor = 0
         else:
-            self._open_first_hand(self._draw_first_bank())
+            self._open_first_hand(bank_seat.draw_first_bank(self))
 
     def _open_first_hand(self, bank: int) -> None:
         self.bank = bank
         self._stack(self._stacked)
-        if not self._settle_bank_seat(self.bank, "first bank"):
+        if not bank_seat.settle_bank_seat(self, self.bank, "first bank"):
             self._finish_episode()
             return
         self._start_hand()
@@ -339,15 +390,15 @@ class Engine:
         elif phase == BET:
             self._bet_action(action)
         elif phase == TRANSFER:
-            self._transfer_action(action)
+            bank_seat.answer_transfer(self, action)
         elif phase == SIDE_BET:
             side_bets = self._side_bets
             assert side_bets is not None, "the SIDE_BET phase opens only with side_bets"
             side_bets.bet(self, action)
         elif phase == AUCTION:
-            self._auction_action(action)
+            bank_seat.bid(self, action)
         else:
-            self._sell_action(action)
+            bank_seat.answer_sale(self, action)
         self._legal = None
         self._mask = None
 
@@ -366,23 +417,13 @@ class Engine:
         if phase == BET:
             return self._legal_bet()
         if phase == TRANSFER:
-            if self.transfer_kind == "right":
-                return [A.REFUSE_BANK, A.CLAIM_BANK]
-            return [A.TAKE_BANK, A.REFUSE_BANK]
+            return bank_seat.legal_answers(self)
         if phase == SIDE_BET:
             side_bets = self._side_bets
             assert side_bets is not None, "the SIDE_BET phase opens only with side_bets"
             return side_bets.legal(self)
         if phase == AUCTION:
-            r = self._switches
-            best = self.best_bid[0]
-            others = self.num_seats - 1
-            # The buyer must still be able to hold the bank once it has paid every seat.
-            keep = bank_cover(r, others)
-            cap = (self.chips[self.actor] - keep) // others
-            start = self.layout.bid_start
-            return [A.PASS] + [start + i for i, k in enumerate(r.bet_ladder)
-                               if best < k * r.min_bet <= cap]
+            return bank_seat.legal_bids(self)
         if phase == SELL:
             return [A.PASS, A.SELL_BANK]
         return []
@@ -728,112 +769,9 @@ class Engine:
                                       for c, c0 in zip(chips, self.hand_start_chips)])
         self.rewarded = True
         self._log("chips", list(chips), self.jackpot)
-        self._begin_transfer()
+        bank_seat.begin_transfer(self)
 
-    # ---------------------------------------------------------- bank transfer
-    def _transfer_candidates(self) -> list[int]:
-        """Players who may or must take the bank after this hand, in turn order (RULES.md §5).
-
-        * §4.8, §8.4: a pair of sevens or a triplè, read from the cards
-          alone, takes the bank;
-        * §8.1: a 7½ (a natural with ``natural_only``) passes the bank only
-          if it won the hand — §8.3: a fusilar that is 7½ and wins too, at
-          its place in turn order;
-        * §8.8: a seat that could not hold the bank next hand is passed over.
-
-        Each hand's qualification is :func:`qualifies_for_bank`.
-        """
-        kind = self._switches.bank_transfer
-        if kind == "none":
-            return []
-        out = []
-        for s in self.order:
-            if not self._can_bank(s):
-                continue
-            for h in self.hands[s]:
-                if qualifies_for_bank(kind, self._form(h), self._player_wins(h), h.total,
-                                      len(h.cards)):
-                    out.append(s)
-                    break
-        return out
-
-    def _last_hand(self) -> bool:
-        """Whether the hand being finished is the episode's last (``max_hands``)."""
-        return self.max_hands is not None and self.hands_played + 1 >= self.max_hands
-
-    def _transfer_reason(self, seat: int) -> str:
-        """Why ``seat`` takes the bank after this hand, for the event log."""
-        for hand in self.hands[seat]:
-            form = self._form(hand)
-            if form == PAIR_OF_SEVENS:
-                return "pair_of_sevens"
-            if form == TRIPLE:
-                return "triple"
-        return "natural" if self._switches.bank_transfer == "natural_only" else "seven_and_half"
-
-    def _begin_transfer(self) -> None:
-        kind = self._switches.bank_transfer
-        candidates = self._transfer_candidates()
-        self.transfer_kind = kind
-        if not candidates:
-            self._after_transfer(None)
-        elif kind in ("mandatory", "natural_only"):
-            self._after_transfer(candidates[0])
-        elif self._last_hand():
-            self._after_transfer(None)  # RULES.md §8.8: no offer or claim on the last hand
-        elif kind == "right":
-            self.transfer_queue = candidates[:1]
-            self._ask_transfer()
-        else:  # offer
-            self.transfer_queue = candidates
-            self._ask_transfer()
-
-    def _ask_transfer(self) -> None:
-        if self.transfer_queue:
-            seat = self.transfer_queue[0]
-            if self.transfer_kind == "offer" and self.refused[seat]:
-                self._log("forced_take", seat)
-                self._after_transfer(seat)
-                return
-            self.phase = TRANSFER
-            self.actor = seat
-            return
-        self._after_transfer(None)
-
-    def _transfer_action(self, action: int) -> None:
-        seat = self.transfer_queue.pop(0)
-        if action in (A.TAKE_BANK, A.CLAIM_BANK):
-            self._end_hand(seat, "sale" if self.transfer_kind == "sale"
-                           else self._transfer_reason(seat))
-            return
-        if self.transfer_kind == "offer":
-            self.refused[seat] = True
-        if self.transfer_kind == "sale":
-            self._end_hand(None)
-            return
-        self._ask_transfer()
-
-    def _after_transfer(self, new_bank: int | None) -> None:
-        """With ``bank_sale`` the bank may offer the bank on before the next hand."""
-        if new_bank is None and self._switches.bank_sale and not self._last_hand() and \
-                self._next_bank_seat(self.bank + 1) not in (None, self.bank):
-            self.phase = SELL
-            self.actor = self.bank
-            return
-        self._end_hand(new_bank, "" if new_bank is None else self._transfer_reason(new_bank))
-
-    def _sell_action(self, action: int) -> None:
-        if action == A.PASS:
-            self._end_hand(None)
-            return
-        buyer = self._next_bank_seat(self.bank + 1)
-        assert buyer is not None, "sell_bank is legal only when a seat can buy the bank"
-        self._log("sell", self.bank, buyer)
-        self.transfer_kind = "sale"
-        self.transfer_queue = [buyer]
-        self.phase = TRANSFER
-        self.actor = buyer
-
+    # ---------------------------------------------------------- between hands
     def _end_hand(self, new_bank: int | None, reason: str = "") -> None:
         """Discard the cards, rotate the bank, start the next hand or end."""
         self.hands_played += 1
@@ -844,110 +782,19 @@ class Engine:
         self.hands = [[] for _ in range(self.num_seats)]
         self.bank_hand = Hand(self.bank)
         self.order = []
-        if new_bank is not None:
-            self._log("bank", new_bank, reason)
-            self.bank = new_bank
-            self.bank_streak = 0
-        elif self._switches.max_bank_hands and self.bank_streak >= self._switches.max_bank_hands:
-            # RULES.md §8.2: the next seat in turn order able to cover takes the bank; if
-            # no other seat can, the holder keeps it and its streak goes on counting.
-            successor = self._next_bank_seat(self.bank + 1)
-            if successor is not None and successor != self.bank:
-                self.bank = successor
-                self.bank_streak = 0
-                self._log("bank", successor, "max_bank_hands")
+        bank_seat.pass_on(self, new_bank, reason)
         if self.max_hands is not None and self.hands_played >= self.max_hands:
             self._finish_episode()
             return
-        if not self._settle_bank_seat(self.bank, "cannot cover"):
+        if not bank_seat.settle_bank_seat(self, self.bank, "cannot cover"):
             self._finish_episode()
             return
         self._start_hand()
-
-    def _can_bank(self, seat: int) -> bool:
-        """Whether ``seat`` may hold the bank for the next hand (RULES.md §5: :func:`bank_cover`)."""
-        r = self._switches
-        need = seat_need(r.smallest_stake, r.jackpot_ante)
-        players = sum(1 for s in range(self.num_seats) if s != seat and self.chips[s] >= need)
-        if players == 0:
-            return False
-        return self.chips[seat] >= bank_cover(r, players)
-
-    def _next_bank_seat(self, start: int) -> int | None:
-        """The first seat from ``start`` on, in turn order, able to hold the bank."""
-        n = self.num_seats
-        for i in range(n):
-            s = (start + i) % n
-            if self._can_bank(s):
-                return s
-        return None
-
-    def _settle_bank_seat(self, seat: int, reason: str) -> bool:
-        """Pass the bank from ``seat`` on in turn order to the first seat able to hold it."""
-        s = self._next_bank_seat(seat)
-        if s is None:
-            return False
-        if s != self.bank:
-            self._log("bank", s, reason)
-            self.bank_streak = 0
-        self.bank = s
-        return True
 
     def _finish_episode(self) -> None:
         self.phase = OVER
         self.actor = -1
         self._log("over", self.hands_played)
-
-    # ------------------------------------------------------------ first bank
-    def _draw_first_bank(self) -> int:
-        """RULES.md §5 first_bank: high card (ties re-dealt) or at random."""
-        n = self.num_seats
-        if self._switches.first_bank != "high_card":
-            seat = int(self.rng.integers(n))
-            self._log("first_bank", seat, "random")
-            return seat
-        contenders = list(range(n))
-        while True:
-            dealt = {}
-            for s in contenders:
-                card = self.draw_pile.pop()
-                dealt[s] = card
-                self._log("high_card", s, card)
-            best = max(high_card_key(c) for c in dealt.values())
-            self.draw_pile.extend(dealt.values())
-            self._shuffle_all()
-            contenders = [s for s in contenders if high_card_key(dealt[s]) == best]
-            if len(contenders) == 1:
-                self._log("first_bank", contenders[0], "high_card")
-                return contenders[0]
-
-    def _auction_action(self, action: int) -> None:
-        """RULES.md §5 bank_sale: seats bid in seat order; the highest bid buys the bank."""
-        seat = self.actor
-        if action != A.PASS:
-            amount = self._switches.bet_ladder[action - self.layout.bid_start] * self._switches.min_bet
-            self.best_bid = (amount, seat)
-            self._log("bid", seat, amount)
-        if seat + 1 < self.num_seats:
-            self.actor = seat + 1
-            return
-        amount, buyer = self.best_bid
-        if buyer < 0:
-            bank = int(self.rng.integers(self.num_seats))
-            self._log("first_bank", bank, "random (no bids)")
-        else:
-            bank = buyer
-            before = list(self.chips)
-            for s in range(self.num_seats):
-                if s != buyer:
-                    self.chips[buyer] -= amount
-                    self.chips[s] += amount
-            self._log("first_bank", bank, f"bought for {amount} to each seat")
-            # The price is paid now: every seat's reward for this step (units of min_bet).
-            scale = 1.0 / self._switches.min_bet
-            self.pending_rewards = tuple([(c - c0) * scale for c, c0 in zip(self.chips, before)])
-            self.rewarded = True
-        self._open_first_hand(bank)
 
     # ------------------------------------------------------------------ cards
     def _shuffle_all(self) -> None:

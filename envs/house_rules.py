@@ -33,13 +33,16 @@ Compiled with the engine's core (:mod:`envs._native`).
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from envs import actions as A
 from envs.cards import NUM_RANKS
-from envs.engine import BET, PLAY, SIDE_BET, Engine
 from envs.hands import FUSILAR, MORT, PLAYING, SECRET, STOOD, WAITING, Hand
+from envs.phases import BET, PLAY, SIDE_BET
 from envs.rulebook import RuleSwitches, hit_face_up, may_split
+
+if TYPE_CHECKING:
+    from envs.engine import Engine
 
 __all__ = ["HouseRule", "SecretThree", "ChangeFour", "Mort", "Double", "Fusilar", "Split",
            "SideBets", "HOUSE_RULES", "build", "AT_DEAL", "AFTER_DEAL", "SOLE_CHOICE",
