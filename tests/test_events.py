@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 
 import envs.events
+from envs.cards import NUM_RANKS, NUM_SUITS
 from envs.engine import Engine
 from envs.events import EVENT_TYPES, typed
 from envs.render import EVENT_LINES, event_line
@@ -102,6 +103,37 @@ def test_every_logged_event_is_its_class_field_by_field(logs):
                                  f"{hints[event[0]][name]}")
             assert typed(event) == event and isinstance(typed(event), cls)
     assert not wrong, "\n".join(wrong[:20])
+
+
+def test_fields_hold_what_their_names_say(logs):
+    """Read by name, every event makes sense at its table: a field swapped in the schema fails."""
+    for log in logs:
+        seats = len(next(typed(e) for e in log if e[0] == "chips").chips)
+        hands = 0
+        for event in map(typed, log):
+            for name in ("seat", "bank", "target", "buyer"):
+                value = getattr(event, name, 0)
+                assert value is None or 0 <= value < seats, event
+            if hasattr(event, "card"):
+                assert 0 <= event.card < NUM_RANKS * NUM_SUITS, event
+            if hasattr(event, "hand_index"):
+                assert 0 <= event.hand_index <= 3, event
+            if event.kind == "hand":
+                hands += 1
+                assert event.number == hands and event.bank not in event.order, event
+                assert 1 <= event.streak <= hands and len(event.order) < seats, event
+            elif event.kind == "split":
+                assert event.new_hand_index == event.hand_index + 1, event
+            elif event.kind in ("win", "side_win"):
+                assert 0 <= event.paid <= event.owed, event
+            elif event.kind == "raise":
+                assert 0 < event.amount < event.bet, event
+            elif event.kind == "bust":
+                assert event.total > 15 and event.lost >= 0, event
+            elif event.kind == "chips":
+                assert len(event.chips) == seats and event.jackpot >= 0, event
+            elif event.kind == "over":
+                assert event.hands == hands, event
 
 
 def test_a_reset_given_a_deck_a_bank_and_chips_logs_them(logs):
