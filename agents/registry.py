@@ -116,7 +116,7 @@ def resolve_spec(text: str) -> str:
     if Path(text).exists():
         model_path(text)
         return f"model:{text}"
-    raise ValueError(f"unknown agent {name!r} in spec {text!r}: neither an agent name nor an "
+    raise ValueError(f"unknown agent {name!r} in spec {text!r}: neither an agent spec nor an "
                      f"existing model path; agents are: "
                      + "; ".join(f"{k} ({doc})" for k, (_, doc) in AGENT_SPECS.items())
                      + f"; {_FORMS}")

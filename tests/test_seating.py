@@ -177,3 +177,8 @@ def test_a_rules_file_is_read_once_when_the_tournament_is_configured(tmp_path):
     path.unlink()
     assert run_tournament(config).data[..., HANDS].sum() == 2 * 20
     assert config.resolved_rules() == Rules.resolve("pagat")
+
+
+def test_a_list_of_opponents_is_one_pool_of_policies():
+    with pytest.raises(TypeError, match="a list is itself the pool"):
+        PlayerEnv(rules="pagat", opponents=[agents.PolicyPool([make_agent("careful")])])
