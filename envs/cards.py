@@ -12,6 +12,16 @@ Every text interface (tests, options, logs) uses the two-character names
 Values are kept in **half points** so that all arithmetic is exact integers:
 ranks 1..7 are worth 2..14 half points, every figure 1 half point (½), and
 7½ is ``SEVEN_AND_HALF = 15``. A total above 15 is a bust.
+
+    >>> from envs.cards import HALF_POINTS, card_name, format_half_points, parse_cards
+    >>> seven, king = parse_cards("7o Rc")
+    >>> card_name(king), HALF_POINTS[seven], HALF_POINTS[king]
+    ('Rc', 14, 1)
+    >>> format_half_points(HALF_POINTS[seven] + HALF_POINTS[king])
+    '7½'
+    >>> parse_cards("8o")
+    Traceback (most recent call last):
+    ValueError: card '8o': rank '8' is not one of 1, 2, 3, 4, 5, 6, 7, S, C, R
 """
 
 from __future__ import annotations

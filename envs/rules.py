@@ -161,7 +161,21 @@ def _switch(default: Any, doc: str, choices: tuple | None = None, low: int | Non
 
 @dataclass(frozen=True)
 class Rules:
-    """Every rule switch of RULES.md. Defaults are the ``catalan`` preset."""
+    """Every rule switch of RULES.md. Defaults are the ``catalan`` preset.
+
+    A rule set is a preset, a preset with switches changed, or a rules file
+    (a mapping or TOML file naming its preset); a bad value is refused by name:
+
+    >>> from envs.rules import Rules
+    >>> catalan = Rules.preset("catalan")
+    >>> catalan.natural_pays, catalan.jackpot_ante
+    (2, 1)
+    >>> Rules.resolve({"preset": "catalan", "natural_pays": 1}) == catalan.replace(natural_pays=1)
+    True
+    >>> catalan.replace(natural_pays=9)
+    Traceback (most recent call last):
+    envs.rules.RulesError: natural_pays=9 is out of range; allowed: 1..4
+    """
 
     # §1 Cards
     decks: int = _switch(1, "§1: number of 40-card decks in the shoe.", low=1, high=8)

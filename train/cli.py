@@ -37,26 +37,20 @@ Each module offers ``add_commands(subparsers)``; its handlers are
 ``func(args) -> int``."""
 
 def _play(args: argparse.Namespace) -> int:
-    from agents import make_agent
-    from envs.engine import Engine
-    from envs.observer import Observer
+    """One table of ``--hands`` hands, seated and seeded as every table is (agents.seating)."""
+    from agents import Table, make_agent, model_label, resolve_spec
     from envs.render import transcript
-    from evaluate.tournament import model_label, resolve_spec
 
-    engine = Engine(args.rules, args.seats, max_hands=args.hands)
+    rules = Rules.resolve(args.rules)
+    table = Table(rules, args.seats, args.hands)
     specs = args.agents or ["threshold:5.5"]
     if len(specs) not in (1, args.seats):
         raise ValueError(f"--agents takes one spec for every seat or {args.seats} specs, "
                          f"got {len(specs)}")
     specs = specs * args.seats if len(specs) == 1 else specs
-    specs = [resolve_spec(spec) for spec in specs]  # a bare model path, as sette evaluate
-    seats = [make_agent(spec, seed=args.seed + i) for i, spec in enumerate(specs)]
-    observer = Observer(engine)
-    engine.reset(seed=args.seed)
-    while not engine.over:
-        seat = engine.actor
-        action = seats[seat].act(observer.observe(seat), engine.action_mask())
-        engine.step(action)
+    specs = [resolve_spec(spec) for spec in specs]  # a bare model path, PLAYER|BANK, as sette evaluate
+    seats = [make_agent(spec, rules=rules) for spec in specs]
+    engine = table.play(seats, seed=args.seed)  # seat s is seeded with stream_seed(seed, s)
     print(transcript(engine.events), end="")
     print(f"\nfinal chips: {engine.chips}  jackpot: {engine.jackpot}  "
           f"({engine.hands_played} hands, rules {args.rules!r}, seed {args.seed}, "
@@ -90,6 +84,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     module in :data:`COMMAND_MODULES`. For ``None`` or a word that names no
     command, every module is imported, so help and the "invalid choice" error
     list every command.
+
+    >>> args = build_parser("rules").parse_args(["rules", "catalan"])
+    >>> args.command, args.name
+    ('rules', 'catalan')
     """
     parser = argparse.ArgumentParser(prog="sette", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
