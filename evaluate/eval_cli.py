@@ -167,7 +167,7 @@ def _write_outputs(out: Path, result: Any, summary: dict[str, Any], text: str) -
         plots.plot_ev(result, out / "ev.png")
         agents = list(zip(result.labels, build_agents(c)))
         for role in ("player", "bank"):
-            maps = [strategy.strategy_map(role_policy(agent, role), role, c.rules,
+            maps = [strategy.strategy_map(role_policy(agent, role), role, c.given_rules(),
                                           c.num_seats, label) for label, agent in agents]
             plots.plot_strategy_maps(maps, out / f"strategy-{role}.png", columns=3)
     except ImportError as exc:

@@ -151,12 +151,14 @@ class TournamentConfig:
     seed: int = 0                           # seeds every table's shoe and every agent
     table_hands: int = 10                   # hands per table: shoe, jackpot, stacks carry over
     fixed_bank: bool = False                # keep the first bank for the whole table
+    _given: Rules = field(init=False, repr=False, compare=False)  # given_rules()
     _played: Rules = field(init=False, repr=False, compare=False)  # resolved_rules()
 
     def __post_init__(self) -> None:
         if not self.entrants:
             raise ValueError("a tournament needs at least one agent")
         rules = Rules.resolve(self.rules)  # once: a rules file is read here only
+        object.__setattr__(self, "_given", rules)
         object.__setattr__(self, "_played", fixed_bank_rules(rules) if self.fixed_bank
                            else rules)
         self._played.check_seats(self.num_seats)  # the seats its shoe serves
@@ -176,6 +178,10 @@ class TournamentConfig:
     def resolved_rules(self) -> Rules:
         """The rules the tables play (with the bank kept in place if ``fixed_bank``)."""
         return self._played
+
+    def given_rules(self) -> Rules:
+        """The rules as given (``rules`` resolved), before ``fixed_bank`` keeps the bank."""
+        return self._given
 
     @property
     def rules_name(self) -> str:
