@@ -182,3 +182,16 @@ def test_a_rules_file_is_read_once_when_the_tournament_is_configured(tmp_path):
 def test_a_list_of_opponents_is_one_pool_of_policies():
     with pytest.raises(TypeError, match="a list is itself the pool"):
         PlayerEnv(rules="pagat", opponents=[agents.PolicyPool([make_agent("careful")])])
+
+
+def test_sette_play_seats_and_seeds_its_table_as_every_table(capsys):
+    from envs.render import transcript
+    from train.cli import main
+
+    assert main(["play", "--rules", "pagat", "--seats", "3", "--hands", "3", "--seed", "5",
+                 "--agents", "random", "careful", "random"]) == 0
+    out = capsys.readouterr().out
+    rules = Rules.resolve("pagat")
+    engine = Table(rules, 3, 3).play([make_agent("random"), make_agent("careful", rules=rules),
+                                      make_agent("random")], seed=5)
+    assert out.startswith(transcript(engine.events))
