@@ -45,12 +45,13 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
+from agents.registry import make_agent, resolve_spec
+from agents.seating import role_policy
 from envs.rules import PRESETS, Rules
 from evaluate import plots, strategy
 from evaluate.solver.exact import BestResponseRow, ExactUnavailable, best_response_row
 from evaluate.tournament import (ROLES, Entrant, TournamentConfig, TournamentResult,
-                                 build_agents, make_entrant_agent, md_code, resolve_spec,
-                                 role_policy, run_tournament)
+                                 build_agents, md_code, run_tournament)
 from evaluate.variants import DEFAULT_BASELINES as DEFAULT_VARIANT_BASELINES
 from evaluate.variants import LearnedPlay, variant_data, variant_markdown, variant_table
 
@@ -263,7 +264,7 @@ def _best_response_rows(run: RunInfo, rules: str, options: ReportOptions, writer
             writer.add(f"*Learned {role} vs exact best response: skipped — {run.name} has "
                        f"no learned {role}.*", "")
             continue
-        policy = make_entrant_agent(specs[role], resolved)
+        policy = make_agent(specs[role], rules=resolved)
         try:  # the opponent goes as its spec: the solver plays scripted specs directly
             rows.append(best_response_row(rules, role, f"learned {role}", policy,
                                           opponents[role], opponents[role]))

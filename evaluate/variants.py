@@ -46,12 +46,13 @@ from typing import Any
 import numpy as np
 
 from agents import Agent
+from agents.registry import resolve_spec
 from envs.actions import ActionLayout
 from envs.rules import PRESETS, Rules
 from evaluate.ev import Estimate, ratio_estimate
 from evaluate.solver.exact import ExactUnavailable, exact_bank_edge
 from evaluate.tournament import (Entrant, TournamentConfig, TournamentResult, build_agents,
-                                 md_code, resolve_spec, run_tournament)
+                                 md_code, run_tournament)
 
 DEFAULT_BASELINES = ("careful|reader", "threshold:5.5")
 """Lines of play of the table by default: one that uses the house actions, one that does not."""
