@@ -283,7 +283,7 @@ class TrainConfig:
     run: RunConfig = field(default_factory=RunConfig)
     # The player learns slower and longer than the bank: its edge over the best
     # threshold is a few thousandths of a bet, which the default rate's noise
-    # hides at 4 seats (README, Training → Results).
+    # hides at 4 seats (docs/RESULTS.md, Training).
     player: StageConfig = field(default_factory=lambda: StageConfig(
         timesteps=500_000, opponents=["reader"],
         ppo={"learning_rate": 1e-4, "n_steps": 512, "batch_size": 512}))

@@ -1,4 +1,4 @@
-"""The results table of the README: learned policies against the best threshold baselines.
+"""The results table of docs/RESULTS.md: learned policies against the best threshold baselines.
 
     python -m train.results                      # train both tables, then evaluate
     python -m train.results --run 2=RUN2 --run 4=RUN4   # evaluate existing runs
@@ -98,7 +98,7 @@ def evaluate_run(run_dir: Path, hands: int, screen_hands: int, pool: ProcessPool
 
 
 def markdown(results: list[dict[str, Any]], hands: int, screen_hands: int) -> str:
-    """The README table."""
+    """The table of docs/RESULTS.md."""
     lines = [f"EV per hand in units of `min_bet` on `catalan`, {hands:,} hands per candidate "
              f"(thresholds 3.5…7 screened on {screen_hands:,}), same deals for every "
              f"candidate; ± is the 95% interval; \"vs best\" is the paired difference to the "
