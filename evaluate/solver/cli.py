@@ -28,6 +28,7 @@ import sys
 import time
 from typing import Any, TextIO
 
+from agents.registry import model_label, resolve_spec
 from envs.cards import RANK_CHARS
 from envs.rules import Rules
 
@@ -41,7 +42,6 @@ from evaluate.solver.values import (best_response, equilibrium, evaluate, evalua
 from evaluate.solver.game import IRRELEVANT_SWITCHES, HeadsUpGame, SolverError
 from evaluate.solver.policies import SolverPolicy, as_policy
 from evaluate.solver.tables import bank_table, player_table, strategy_json
-from evaluate.tournament import model_label, resolve_spec
 
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
