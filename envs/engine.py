@@ -116,6 +116,8 @@ a hand's scoring and its special forms live in :mod:`envs.hands`.
 from __future__ import annotations
 
 import operator
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, Final
 
 import numpy as np
@@ -125,6 +127,7 @@ from envs import bank_seat
 from envs.actions import ActionLayout
 from envs.cards import (DECK_SIZE, NUM_RANKS, SEVEN_AND_HALF, card_name, get_state, new_shoe,
                         parse_card, parse_cards, set_state)
+from envs.events import ActionEvent, ResetEvent, typed
 from envs.hands import (BUST, DECLARED, FUSILAR, NONE, PAIR_OF_SEVENS, PLAYING, STATUS_NAMES,
                         STOOD, TRIPLE, WAITING, Hand)
 from envs.rulebook import (RuleSwitches, covered_pay, forces_chase, hand_form, hit_face_up,
@@ -149,10 +152,12 @@ class IllegalActionError(ValueError):
 class Engine:
     """Full state of a table of ``num_seats`` seats playing under ``rules``."""
 
-    def __init__(self, rules: Rules | str | Any = None, num_seats: object = 4,
-                 max_hands: object = 10) -> None:
-        """``num_seats``: an int the rules' shoe seats (:meth:`Rules.check_seats`);
-        ``max_hands``: a positive int or None.
+    def __init__(self, rules: Rules | str | Path | Mapping[str, Any] | None = None,
+                 num_seats: object = 4, max_hands: object = 10) -> None:
+        """``rules``: anything :meth:`Rules.resolve` takes (a preset name, a rules
+        file, a mapping of switches; None: the default rules); ``num_seats``: an
+        int the rules' shoe seats (:meth:`Rules.check_seats`); ``max_hands``: a
+        positive int or None.
 
         Parameters checked here are typed ``object``: the compiled core
         (:mod:`envs._native`) enforces annotations on entry, and a wrong
@@ -907,19 +912,22 @@ def replay(rules: Rules | str, num_seats: int, max_hands: int | None,
 
     Returns the new engine; its ``events`` equal the given log (checked).
     """
-    if not events or events[0][0] != "reset" or len(events[0]) != 5:
-        first = events[0] if events else "nothing"
+    first = events[0] if events else ()
+    if not first or first[0] != "reset":
         raise ValueError(f"an event log starts with its ('reset', seed, deck, bank, chips) "
-                         f"event, not {first!r}")
-    _, seed, deck, bank, chips = events[0]
+                         f"event, not {first or 'nothing'!r}")
+    reset = typed(first)
+    assert isinstance(reset, ResetEvent)
     engine = Engine(rules, num_seats, max_hands)
-    engine.reset(seed=seed, deck=deck, bank=bank, chips=chips)
+    engine.reset(seed=reset.seed, deck=reset.deck, bank=reset.bank, chips=reset.chips)
     for event in events[1:]:
         if event[0] == "action":
-            if event[1] != engine.actor:
-                raise ValueError(f"log says seat {event[1]} acts, but seat {engine.actor} "
+            action = typed(event)
+            assert isinstance(action, ActionEvent)
+            if action.seat != engine.actor:
+                raise ValueError(f"log says seat {action.seat} acts, but seat {engine.actor} "
                                  f"is to act")
-            engine.step(engine.layout.index(event[2]))
+            engine.step(engine.layout.index(action.name))
     if engine.events != events:
         raise ValueError("replaying the log's actions gives different events: the log "
                          "does not come from these rules")
