@@ -14,8 +14,10 @@ def _quick_start() -> tuple[str, str]:
     """The quick start's first Python block and the plain block that shows its output."""
     section = README.read_text(encoding="utf-8").split("## Quick start", 1)[1]
     block = re.search(r"```python\n(.*?)```\n", section, re.S)
-    shown = re.search(r"\n```\n(.*?)```", section[block.end():], re.S).group(1)
-    return block.group(1), shown
+    assert block, "the quick start has a python block"
+    shown = re.search(r"\n```\n(.*?)```", section[block.end():], re.S)
+    assert shown, "the quick start shows its output"
+    return block.group(1), shown.group(1)
 
 
 def test_quick_start_prints_the_tables_the_readme_shows():
