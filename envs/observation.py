@@ -101,7 +101,7 @@ from __future__ import annotations
 import math
 import textwrap
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 import numpy as np
 
@@ -130,6 +130,10 @@ UNITS: dict[str, str] = {
 """Each unit and how a quantity in it is stored."""
 
 INF = math.inf
+TOTAL_SCALE: Final = 15.0
+"""Totals are stored in half points / ``TOTAL_SCALE``, so 7½ reads 1 (``SEVEN_AND_HALF``).
+
+A literal, so that the compiled observer divides by a C constant."""
 
 
 class Field(NamedTuple):
@@ -218,6 +222,8 @@ def _check(fields: tuple[Field, ...]) -> None:
 
 
 _check(FIELDS)
+if TOTAL_SCALE != SEVEN_AND_HALF:
+    raise ValueError(f"TOTAL_SCALE={TOTAL_SCALE} must be 7½ in half points, {SEVEN_AND_HALF}")
 
 
 def _offsets(scopes: tuple[str, ...]) -> dict[str, slice]:
@@ -352,7 +358,7 @@ def unit_scale(unit: str, rules: Rules | None, max_hands: int | None = None) -> 
     if unit in ("flag", "one-hot", "count"):
         return 1.0
     if unit == "half points":
-        return float(SEVEN_AND_HALF)
+        return TOTAL_SCALE
     if unit == "hands":
         if not max_hands:
             raise ValueError("hands_played is stored / max_hands: pass the game's max_hands "
@@ -437,7 +443,7 @@ class ObservationReader:
         return self.rules
 
     def _half(self, name: str, i: int | None) -> int:
-        return int(round(self._entry(name, i) * SEVEN_AND_HALF))
+        return int(round(self._entry(name, i) * TOTAL_SCALE))
 
     # ---------------------------------------------------------- the table
     @property

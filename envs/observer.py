@@ -44,7 +44,7 @@ from envs.events import (BankEvent, BetEvent, CardEvent, DiscardedEvent, DoubleE
                          FirstBankEvent, FourBackEvent, HandEvent, OverEvent, RaiseEvent,
                          RevealEvent, ShuffleEvent, SideBetEvent, SplitEvent, StatusEvent)
 from envs.hands import best_total
-from envs.observation import (GLOBAL_FIELDS, SEAT_FIELDS, observation_bounds,
+from envs.observation import (GLOBAL_FIELDS, SEAT_FIELDS, TOTAL_SCALE, observation_bounds,
                               observation_size, observation_slices, unit_scale)
 
 __all__ = ["GLOBAL_SIZE", "OBSERVED_KINDS", "SEAT_BLOCK", "SEAT_FIELDS", "UNOBSERVED_KINDS",
@@ -83,8 +83,6 @@ _DOUBLED: Final[int] = SEAT_FIELDS["doubled"].start
 _UNSEEN: Final[int] = SEAT_FIELDS["unseen"].start
 _WILD: Final[int] = SEAT_FIELDS["wild_value"].start
 _SIDE: Final[int] = SEAT_FIELDS["side_stake"].start
-_TOTAL_SCALE: Final[float] = unit_scale("half points", None)
-"""Totals are stored in half points / 15 (7½ reads 1)."""
 
 
 class _HandView:
@@ -195,11 +193,11 @@ class Observer:
         table[base + _DOUBLED] = float(view.doubled)
         if view.up_wilds:
             up_total = best_total(view.up_base, view.up_wilds)
-            table[base + _UP_TOTAL] = up_total / _TOTAL_SCALE
+            table[base + _UP_TOTAL] = up_total / TOTAL_SCALE
             table[base + _WILD] = 0.0 if view.hidden else \
-                (up_total - view.up_base) / _TOTAL_SCALE
+                (up_total - view.up_base) / TOTAL_SCALE
         else:
-            table[base + _UP_TOTAL] = view.up_base / _TOTAL_SCALE
+            table[base + _UP_TOTAL] = view.up_base / TOTAL_SCALE
             table[base + _WILD] = 0.0
 
     def _add_card(self, seat: int, view: _HandView, card: int, up: bool, unseen: bool,
@@ -462,7 +460,7 @@ class Observer:
                 public[_HANDS] = played / e.max_hands
             self._played = played
         own = self._own[seat]
-        own[_OWN_TOTAL_AT] = self._known_total(seat) / _TOTAL_SCALE
+        own[_OWN_TOTAL_AT] = self._known_total(seat) / TOTAL_SCALE
         buffer = public + own
         if seat:
             split = seat * SEAT_BLOCK
@@ -584,13 +582,13 @@ def reference_observation(engine: Engine, seat: int) -> np.ndarray:
         obs[base + _DOUBLED] = float(current.doubled)
         up_cards = [c for c, up in zip(current.cards, current.face_up) if up]
         up_total = _score(up_cards, e.wild)
-        obs[base + _UP_TOTAL] = up_total / _TOTAL_SCALE
+        obs[base + _UP_TOTAL] = up_total / TOTAL_SCALE
         if current.wilds and all(current.face_up):
-            obs[base + _WILD] = current.wild_value / _TOTAL_SCALE
+            obs[base + _WILD] = current.wild_value / TOTAL_SCALE
         if i == 0:
             known = [c for c, up, unseen in zip(current.cards, current.face_up, current.unseen)
                      if up or (not unseen and not is_bank)]
-            obs[_OWN_TOTAL] = _score(known, e.wild) / _TOTAL_SCALE
+            obs[_OWN_TOTAL] = _score(known, e.wild) / TOTAL_SCALE
     return np.array(obs, dtype=np.float32)
 
 
