@@ -30,7 +30,6 @@ kind to one of the two.
 
 from __future__ import annotations
 
-import operator
 from array import array
 from typing import Any, Final, cast
 
@@ -39,7 +38,7 @@ import numpy as np
 from envs import observation as _schema
 from envs.cards import HALF_POINTS as _HALF
 from envs.cards import NUM_RANKS, get_state, set_state
-from envs.engine import AUCTION, OVER, WAITING, Engine
+from envs.engine import AUCTION, OVER, WAITING, Engine, as_index
 from envs.events import (BankEvent, BetEvent, CardEvent, DiscardedEvent, DoubleEvent,
                          FirstBankEvent, FourBackEvent, HandEvent, OverEvent, RaiseEvent,
                          RevealEvent, ShuffleEvent, SideBetEvent, SplitEvent, StatusEvent)
@@ -103,16 +102,6 @@ class _HandView:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         set_state(self, state)
-
-
-def _seat_index(seat: object) -> int:
-    """A seat given as a numpy integer, as an int; a float or a bool is no seat."""
-    if not isinstance(seat, (bool, np.bool_)):
-        try:
-            return operator.index(seat)  # type: ignore[arg-type]
-        except TypeError:
-            pass
-    raise ValueError(f"seat {seat!r} is not a seat index; seats are integers")
 
 
 class Observer:
@@ -412,13 +401,14 @@ class Observer:
     def observe(self, seat: object) -> np.ndarray:
         """The observation vector of ``seat``: exactly what that seat may see.
 
-        ``seat`` is an int or a numpy integer in ``0..num_seats - 1``; anything
-        else is refused by name, compiled or pure.
+        ``seat`` is an integer in ``0..num_seats - 1`` (read by
+        :func:`envs.engine.as_index`: a numpy integer too, never a float or a
+        bool); anything else is refused by name, compiled or pure.
         """
-        index = seat if type(seat) is int else _seat_index(seat)
+        index = seat if type(seat) is int else as_index(seat)
         if not 0 <= index < self.engine.num_seats:
-            raise ValueError(f"seat {seat!r} is not at this table; seats are "
-                             f"0..{self.engine.num_seats - 1}")
+            raise ValueError(f"seat {seat!r} is not a seat at this table; seats are the "
+                             f"integers 0..{self.engine.num_seats - 1}")
         return self._observe(index)
 
     def _observe(self, seat: int) -> np.ndarray:
