@@ -85,6 +85,13 @@ rank share   cards / (4 x ``decks``), per rank
 hands        hands / ``max_hands``
 ===========  ===============================================================
 
+Adding a field: a row in :data:`FIELDS` (its slices, bounds, wipe and raw
+reading by :class:`ObservationReader` follow), the table below pasted from
+:func:`schema_table`, and the numbers written in :mod:`envs.observer` — by
+:class:`~envs.observer.Observer` from the events and by
+``reference_observation`` from the engine's state, which
+``tests/test_observer.py`` holds equal.
+
 Reading a vector (``rules`` only for the accessors that need its scales)::
 
     >>> from envs import Engine
