@@ -86,7 +86,7 @@ hands        hands / ``max_hands``
 ===========  ===============================================================
 
 Adding a field: a row in :data:`FIELDS` (its slices, bounds, wipe and raw
-reading by :class:`ObservationReader` follow), the table below pasted from
+reading by :class:`ObservationReader` follow), the field table above pasted from
 :func:`schema_table`, and the numbers written in :mod:`envs.observer` — by
 :class:`~envs.observer.Observer` from the events and by
 ``reference_observation`` from the engine's state, which
