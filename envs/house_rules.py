@@ -26,7 +26,12 @@ deal hooks run (the change of a 4 before the secret three).
 
 A new house-rule action touches: its switch (:mod:`envs.rules`), its plug-in
 here (a class and its line in :data:`HOUSE_RULES`), its tests and its
-documentation; its action's name is appended to :mod:`envs.actions`.
+documentation; its action's name is appended to :mod:`envs.actions`. A
+plug-in reads its own switches from the ``Rules`` (``r.rules``) once, in
+``active`` and ``__init__``, and keeps what its hooks need as attributes of
+its own: :class:`~envs.rulebook.RuleSwitches` copies only the switches the
+engine's turn sequence and the rulebook read, so a new switch needs no line
+there.
 
 Compiled with the engine's core (:mod:`envs._native`).
 """
@@ -119,7 +124,7 @@ class SecretThree(HouseRule):
 
     @staticmethod
     def active(r: RuleSwitches) -> bool:
-        return r.secret_three
+        return r.rules.secret_three
 
     def __init__(self, r: RuleSwitches) -> None:
         super().__init__(r)
@@ -150,12 +155,12 @@ class ChangeFour(HouseRule):
 
     @staticmethod
     def active(r: RuleSwitches) -> bool:
-        return r.change_four != "off"
+        return r.rules.change_four != "off"
 
     def __init__(self, r: RuleSwitches) -> None:
         super().__init__(r)
         self.name = "change_four"
-        if r.change_four == "forced":
+        if r.rules.change_four == "forced":
             self.hooks = AT_DEAL
         else:
             self.actions = (A.CHANGE_FOUR,)
@@ -196,14 +201,14 @@ class Mort(HouseRule):
 
     @staticmethod
     def active(r: RuleSwitches) -> bool:
-        return r.mort
+        return r.rules.mort
 
     def __init__(self, r: RuleSwitches) -> None:
         super().__init__(r)
         self.name = "mort"
         self.actions = (A.MORT, A.DECLINE)
         self.hooks = SOLE_CHOICE
-        self.fusilar = r.fusilar
+        self.fusilar = r.rules.fusilar
 
     def sole_choice(self, e: Engine, hand: Hand, initial_seven: bool,
                     can_draw: bool) -> list[int] | None:
@@ -236,7 +241,7 @@ class Double(HouseRule):
 
     @staticmethod
     def active(r: RuleSwitches) -> bool:
-        return r.double
+        return r.rules.double
 
     def __init__(self, r: RuleSwitches) -> None:
         super().__init__(r)
@@ -274,7 +279,7 @@ class Fusilar(HouseRule):
 
     @staticmethod
     def active(r: RuleSwitches) -> bool:
-        return r.fusilar
+        return r.rules.fusilar
 
     def __init__(self, r: RuleSwitches) -> None:
         super().__init__(r)
@@ -367,7 +372,7 @@ class SideBets(HouseRule):
 
     @staticmethod
     def active(r: RuleSwitches) -> bool:
-        return r.side_bets
+        return r.rules.side_bets
 
     def __init__(self, r: RuleSwitches) -> None:
         super().__init__(r)

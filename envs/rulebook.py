@@ -49,9 +49,12 @@ _SEVEN_RANK: Final = 6
 class RuleSwitches:
     """The switches of a :class:`~envs.rules.Rules` that the rules' logic reads, as plain attributes.
 
+    Those the turn sequence and the rulebook read; a house-rule plug-in
+    (:mod:`envs.house_rules`) reads its own from ``rules`` once, when built.
+
     ``Rules`` is a frozen dataclass outside the compiled core: reading one of
-    its switches is a dictionary lookup, and an engine step reads about
-    twenty. Copied here once per engine they are struct fields of the
+    its switches is a dictionary lookup, and an engine step reads many.
+    Copied here once per engine they are struct fields of the
     compiled class (:mod:`envs._native`). The values are exactly the rules' own.
     """
 
@@ -81,13 +84,7 @@ class RuleSwitches:
         self.bank_sale: bool = rules.bank_sale
         self.max_bank_hands: int = rules.max_bank_hands
         self.bank_min_cover: bool = rules.bank_min_cover
-        self.double: bool = rules.double
         self.split_rule: str = rules.split_rule
-        self.change_four: str = rules.change_four
-        self.secret_three: bool = rules.secret_three
-        self.mort: bool = rules.mort
-        self.fusilar: bool = rules.fusilar
-        self.side_bets: bool = rules.side_bets
         self.max_payout_multiple: int = rules.max_payout_multiple
 
     def __reduce__(self) -> tuple[Any, ...]:
