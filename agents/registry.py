@@ -129,6 +129,14 @@ def make_agent(spec: str, seed: int | None = None, rules: Rules | str | None = N
     :mod:`agents.seating`); ``rules`` are the table's (a preset name or rules
     file is read here; ``None``: the default preset). The agent's ``spec`` is
     the canonical spec (:func:`resolve_spec`).
+
+        >>> make_agent("threshold:5").spec
+        'threshold:5'
+        >>> type(make_agent("careful|reader")).__name__
+        'RoleSplitAgent'
+        >>> make_agent("thresh:5")
+        Traceback (most recent call last):
+        ValueError: unknown agent 'thresh' in spec 'thresh:5': ...
     """
     canonical = resolve_spec(spec)
     table_rules = Rules.resolve(rules)

@@ -150,7 +150,21 @@ class IllegalActionError(ValueError):
 
 
 class Engine:
-    """Full state of a table of ``num_seats`` seats playing under ``rules``."""
+    """Full state of a table of ``num_seats`` seats playing under ``rules``.
+
+    A scripted hand, paid to the chip (``pagat``: bets before the deal, the
+    bank wins ties, a plain win pays 1 to 1)::
+
+        >>> from envs.engine import Engine
+        >>> engine = Engine("pagat", num_seats=2, max_hands=1)
+        >>> engine.reset(seed=0, bank=1, deck=["7o", "2c", "Rc"], chips=[500, 500])
+        >>> engine.actor, engine.legal_actions()      # seat 0 bets first: the ladder's stakes
+        (0, [14, 15, 16, 17])
+        >>> engine.step(14); engine.step(1)           # the smallest stake, then hit: 7o + Rc = 7½
+        >>> engine.step(0)                            # the bank stands on its 2
+        >>> engine.chips, engine.over
+        ([510, 490], True)
+    """
 
     def __init__(self, rules: Rules | str | Path | Mapping[str, Any] | None = None,
                  num_seats: object = 4, max_hands: object = 10) -> None:

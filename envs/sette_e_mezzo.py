@@ -86,6 +86,16 @@ with Pillow). Both show the table to a spectator: face-down cards are card
 backs (`##`); text and picture come from one description of the table
 (`envs.table_view`).
 
+## Example
+
+    >>> from envs import sette_e_mezzo_v0
+    >>> env = sette_e_mezzo_v0.env(rules="pagat", num_seats=2)
+    >>> env.reset(seed=0)
+    >>> env.agents, env.agent_selection
+    (['player_0', 'player_1'], 'player_0')
+    >>> env.unwrapped.get_action_meanings()[:3]
+    ['stand', 'hit', 'reveal_hit']
+
 ## Version history
 * v0: first release.
 """

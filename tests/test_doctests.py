@@ -20,8 +20,11 @@ ROOT = Path(__file__).resolve().parents[1]
 MODULES = (
     "envs.cards",
     "envs.rules",
+    "envs.engine",
+    "envs.sette_e_mezzo",
     "envs.events",
     "envs.observation",
+    "agents.registry",
     "train.cli",
 )
 """Modules whose docstrings carry examples of the public API."""
