@@ -2,7 +2,8 @@
 
 The engine's hot modules (:data:`NATIVE_MODULES`) are plain Python, and
 installing the package also compiles them to C extensions with mypyc
-(``setup.py``): the same code, about three times faster per game step.
+(``setup.py``): the same code, several times faster per game step
+(docs/PERFORMANCE.md).
 Python imports a compiled module in preference to its source even after the
 source was edited, so the choice is made here, explicitly, before any of
 them is imported:

@@ -26,7 +26,7 @@ the same intervals, and callers' own use of ``np.random`` is left as it was
 (not safe against *threads* drawing from ``np.random`` meanwhile; the
 tournament's workers are processes).
 
-rliable imports pandas, seaborn and arch (about 2 s), so it is imported on
+rliable imports pandas, seaborn and arch (seconds), so it is imported on
 first use, never by ``import evaluate``. Pins (``pyproject.toml``, extra
 ``train``): ``rliable>=1.2`` needs ``arch<8``, and arch 7.2 fails to import
 next to pandas 3, hence ``pandas<3``.
@@ -46,10 +46,9 @@ import numpy as np
 
 DEFAULT_REPS = 10_000
 """Bootstrap resamples. rliable's default is 50,000; 10,000 moves a 95 % bound
-by < 1 % of its width. Cost with rliable 1.2: about 0.2 ms per resample for
-an IQM, 1 ms per resample and task for a probability of improvement (one
-``scipy.stats.mannwhitneyu`` per task), so 10,000 resamples of a two-task
-comparison take about 20 s; the tournament asks for 2,000."""
+by < 1 % of its width. A probability of improvement costs one
+``scipy.stats.mannwhitneyu`` per resample and task, so the tournament asks
+for fewer (docs/PERFORMANCE.md has the timings)."""
 
 
 def _rliable() -> tuple[ModuleType, ModuleType]:

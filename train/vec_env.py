@@ -3,8 +3,8 @@
 Stable-Baselines3's ``DummyVecEnv`` deep-copies every step's list of infos
 (in case an environment reuses its dicts) and moves each observation through
 a dict of buffers. A view of :mod:`envs.single_seat` returns a new info dict
-and a new observation array at every step, so neither is needed: at 8 views
-and a learner step of about 20 µs, the copy alone cost as much as the game.
+and a new observation array at every step, so neither is needed: with a few views the copy cost as
+much as the game itself (measured in docs/PERFORMANCE.md).
 :class:`ViewVecEnv` is ``DummyVecEnv`` with those two steps left out —
 same observations, rewards, dones, infos (``terminal_observation``,
 ``TimeLimit.truncated``), seeds and resets, which ``tests/test_vec_env.py``
