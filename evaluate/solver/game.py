@@ -110,17 +110,20 @@ from typing import Any
 import numpy as np
 
 from envs import actions as A
+from envs import rulebook
 from envs.actions import ActionLayout
-from envs.cards import NUM_RANKS, RANK_CHARS, SEVEN_AND_HALF
+from envs.cards import FIGURE_RANKS, HALF_POINTS, NUM_RANKS, RANK_CHARS, SEVEN_AND_HALF
+from envs.hands import DECLARED, NONE, STOOD
 from envs.rules import Rules, RulesError
 
 BUST = -1
 """``Multisets.add`` result for a hand that goes over 7½."""
+NO_CARD = -2
+"""``Multisets.add`` result when the shoe holds no further card of that class."""
 
 # Player node phases.
 BET, PLAY = 0, 1
-# Public status of a finished player hand (the engine's STOOD and DECLARED).
-STOOD, DECLARED = 2, 4
+# The public status of a finished player hand is the engine's: envs.hands STOOD or DECLARED.
 
 # Bank results in an outcome vector: index t (1..15) = stood / stopped on t,
 # SEVEN_MULTI = 7½ with three or more cards, BANK_BUST = over 7½.
@@ -128,8 +131,16 @@ SEVEN_MULTI = 16
 BANK_BUST = 17
 NUM_RESULTS = 18
 
-RANK_VALUES = tuple((r + 1) * 2 if r < 7 else 1 for r in range(NUM_RANKS))
-"""Half-point value of each rank 1..7, S, C, R."""
+_BANK_HANDS: tuple[tuple[int, int], ...] = tuple(
+    (SEVEN_AND_HALF, 3) if res == SEVEN_MULTI else (SEVEN_AND_HALF + 1, 3) if res == BANK_BUST
+    else (res, 2) for res in range(NUM_RESULTS))
+"""A bank hand ``(total, cards)`` that ends in each result, as the rulebook reads it.
+
+The rulebook looks at the bank's number of cards only at 7½ (§4.7
+``natural_beats_bank_multicard``): a stop below 7½ is given as two cards."""
+
+RANK_VALUES = HALF_POINTS[:NUM_RANKS]
+"""Half-point value of each rank 1..7, S, C, R (the card codes of the first suit)."""
 
 
 class SolverError(ValueError):
@@ -169,7 +180,7 @@ MODELLED_SWITCHES = frozenset({
 """Switches the solver plays exactly (``bank_min_cover`` only decides whether a hand is played)."""
 
 
-def check_rules(rules: Rules | str | Any) -> Rules:
+def check_rules(rules: Rules | str) -> Rules:
     """The rules resolved, or ``SolverError`` naming the first switch the solver refuses.
 
     A switch the solver does not know (added to ``Rules`` after it was
@@ -194,12 +205,11 @@ def check_rules(rules: Rules | str | Any) -> Rules:
         raise SolverError(f"the exact solver does not support {what}. Solve the rules with "
                           f"{fix} instead (Rules.replace({fix}), or {cli} on the command line)")
     # Rules validation already holds starting_chips to the smallest stake and ante (§8.9).
-    min_bet = rules.min_bet
-    if rules.bank_min_cover and rules.starting_chips < min_bet * rules.max_payout_multiple:
+    cover = rulebook.bank_cover(rulebook.RuleSwitches(rules), 1)
+    if rules.bank_min_cover and rules.starting_chips < cover:
         raise SolverError(
             f"bank_min_cover=true with starting_chips={rules.starting_chips}: the bank "
-            f"cannot cover one player (needs {min_bet * rules.max_payout_multiple}), so no "
-            f"heads-up hand is played")
+            f"cannot cover one player (needs {cover}), so no heads-up hand is played")
     return rules
 
 
@@ -235,29 +245,30 @@ def parse_composition(spec: Sequence[int] | Mapping[str, int] | str | None,
     full = 4 * decks
     if spec is None:
         return (full,) * NUM_RANKS
+    given: Sequence[Any] | Mapping[Any, Any] = spec if not isinstance(spec, str) else []
     if isinstance(spec, str):
         text = spec.replace(" ", "")
         if "=" in text:
-            pairs = {}
+            pairs: dict[str, str] = {}
             for item in filter(None, text.split(",")):
                 key, _, val = item.partition("=")
                 pairs[key] = val
-            spec = pairs
+            given = pairs
         else:
-            spec = [x for x in text.split(",") if x]
-    if isinstance(spec, Mapping):
+            given = [x for x in text.split(",") if x]
+    if isinstance(given, Mapping):
         counts = [full] * NUM_RANKS
-        for key, val in spec.items():
+        for key, val in given.items():
             char = str(key).upper()
             if len(char) != 1 or char not in RANK_CHARS:
                 raise SolverError(f"composition: {key!r} is not a rank; ranks are "
                                   f"{', '.join(RANK_CHARS)}")
-            counts[RANK_CHARS.index(char)] = _count(val, key)
+            counts[RANK_CHARS.index(char)] = _count(val, str(key))
     else:
-        if len(spec) != NUM_RANKS:
+        if len(given) != NUM_RANKS:
             raise SolverError(f"composition needs {NUM_RANKS} counts (ranks "
-                              f"{', '.join(RANK_CHARS)}), got {len(spec)}")
-        counts = [_count(v, RANK_CHARS[i]) for i, v in enumerate(spec)]
+                              f"{', '.join(RANK_CHARS)}), got {len(given)}")
+        counts = [_count(v, RANK_CHARS[i]) for i, v in enumerate(given)]
     for i, c in enumerate(counts):
         if c > full:
             raise SolverError(f"composition: {c} cards of rank {RANK_CHARS[i]} but a shoe of "
@@ -286,7 +297,7 @@ class Multisets:
     Multisets are numbered; ``tuples[m]`` is the count per class, ``total[m]``
     the half-point total, ``size[m]`` the number of cards and ``add[m][c]``
     the multiset with one more card of class ``c`` (``BUST`` if over 7½,
-    ``None`` if the shoe has no further card of that class).
+    ``NO_CARD`` if the shoe has no further card of that class).
     """
 
     def __init__(self, values: Sequence[int], counts: Sequence[int]) -> None:
@@ -310,12 +321,12 @@ class Multisets:
         self.index = {t: i for i, t in enumerate(found)}
         self.total = [sum(n * v for n, v in zip(t, values)) for t in found]
         self.size = [sum(t) for t in found]
-        self.add: list[list[int | None]] = []
+        self.add: list[list[int]] = []
         for t in found:
-            row: list[int | None] = []
+            row: list[int] = []
             for c in range(k):
                 if t[c] >= counts[c]:
-                    row.append(None)
+                    row.append(NO_CARD)
                     continue
                 bigger = t[:c] + (t[c] + 1,) + t[c + 1:]
                 row.append(self.index.get(bigger, BUST))
@@ -338,16 +349,33 @@ class View:
 
 
 @dataclass(frozen=True)
-class Outcome:
-    """One chance branch of a player action."""
+class ToNode:
+    """A chance branch of a player action that leads to another player decision."""
 
     prob: float
-    kind: str
-    """``"node"`` (a player node), ``"end"`` (the bank plays) or ``"bust"``."""
-    node: tuple | None = None
-    view: View | None = None
-    hand: int | None = None
-    """Multiset id of the player's whole hand (for ``"end"``)."""
+    node: tuple
+
+
+@dataclass(frozen=True)
+class ToBank:
+    """A chance branch that finishes the player's hand: the bank plays next."""
+
+    prob: float
+    view: View
+    """What the bank sees of the finished hand."""
+    hand: int
+    """Multiset id of the player's whole hand."""
+
+
+@dataclass(frozen=True)
+class Busts:
+    """A chance branch in which the player busts (and loses its stake at once)."""
+
+    prob: float
+
+
+Outcome = ToNode | ToBank | Busts
+"""One chance branch of a player action."""
 
 
 class HeadsUpGame:
@@ -358,7 +386,7 @@ class HeadsUpGame:
     ``"fixed"`` (the smallest ladder bet, no raises).
     """
 
-    def __init__(self, rules: Rules | str | Any, composition: Sequence[int] | Mapping[str, int]
+    def __init__(self, rules: Rules | str, composition: Sequence[int] | Mapping[str, int]
                  | str | None = None, merge_figures: bool = True, stakes: str = "free",
                  jackpot: int | None = None) -> None:
         self.rules = check_rules(rules)
@@ -381,8 +409,8 @@ class HeadsUpGame:
         self.rank_counts = parse_composition(composition, r.decks)
         self.merge_figures = merge_figures
         if merge_figures:
-            self.class_ranks: tuple[tuple[int, ...], ...] = tuple((i,) for i in range(7)) + (
-                (7, 8, 9),)
+            self.class_ranks: tuple[tuple[int, ...], ...] = tuple(
+                (i,) for i in range(NUM_RANKS) if i not in FIGURE_RANKS) + (FIGURE_RANKS,)
             self.class_names = tuple(RANK_CHARS[:7]) + ("F",)
         else:
             self.class_ranks = tuple((i,) for i in range(NUM_RANKS))
@@ -393,8 +421,8 @@ class HeadsUpGame:
         self.num_cards = sum(self.counts)
         self.ms = Multisets(self.values, self.counts)
         self.layout = ActionLayout(r.bet_ladder)
-        self.cap = r.starting_chips / r.min_bet
-        """Coverage: the most the bank can pay, in units (it holds ``starting_chips``)."""
+        self.switches = rulebook.RuleSwitches(r)
+        """The rules as the rulebook's functions read them."""
         self._children: dict[tuple, list[tuple[int, list[Outcome]]]] = {}
         self._left: dict[int, tuple[tuple[int, ...], int]] = {}
         self._weights: dict[tuple[int, int], float] = {}
@@ -465,23 +493,24 @@ class HeadsUpGame:
         r = self.rules
         phase, h, up, s, raised = node
         ladder = r.bet_ladder
+        out: list[tuple[int, list[Outcome]]] = []
         if phase == BET:
             cap = min(r.max_bet, self.player_chips)
             ks = [k for k in ladder if k * r.min_bet <= cap]
             if self.stakes == "fixed":
                 ks = ks[:1]
-            out = []
             for k in ks:
+                branches: list[Outcome]
                 if h < 0:
                     n = self.num_cards
-                    branches = [Outcome(cnt / n, "node", (PLAY, c, self.ms.empty, k, False))
+                    branches = [ToNode(cnt / n, (PLAY, c, self.ms.empty, k, False))
                                 for c, cnt in enumerate(self.counts) if cnt]
                 else:
-                    branches = [Outcome(1.0, "node", (PLAY, h, up, k, False))]
+                    branches = [ToNode(1.0, (PLAY, h, up, k, False))]
                 out.append((self.layout.bet(k), branches))
             return out
         hand = self.ms.add[up][h]
-        out = [(A.STAND, [Outcome(1.0, "end", view=View(up, 1, STOOD, s), hand=hand)])]
+        out.append((A.STAND, [ToBank(1.0, View(up, 1, STOOD, s), hand)]))
         if self.ms.total[hand] == SEVEN_AND_HALF:
             return out  # an undeclared 7½ is left only stand (RULES.md §4.5, §8.7)
         left, n = self.remaining(hand)
@@ -496,30 +525,35 @@ class HeadsUpGame:
                     # ``raised`` only matters while a further raise would fit.
                     more = ladder[0] * r.min_bet <= room - k * r.min_bet
                     out.append((self.layout.raise_(k),
-                                [Outcome(1.0, "node", (PLAY, h, up, s + k, more))]))
+                                [ToNode(1.0, (PLAY, h, up, s + k, more))]))
         return out
 
     def _draws(self, h: int, up: int, hand: int, left: Sequence[int], n: int, s: int,
                reveal: bool) -> list[Outcome]:
-        """Chance branches of ``hit`` (card face up) or ``reveal_hit`` (old card up, new down)."""
+        """Chance branches of ``hit`` or ``reveal_hit`` (the face-down card turned up first).
+
+        The new card's face is the rulebook's (:func:`envs.rulebook.hit_face_up`,
+        §4.3, §8.6): face up next to the face-down card, face down once it
+        is turned up.
+        """
         add = self.ms.add
         declare = self.rules.declare_seven_and_half
-        out = []
+        face_up = rulebook.hit_face_up(self.rules.hidden_cards, 0 if reveal else 1)
+        out: list[Outcome] = []
         for c, cnt in enumerate(left):
             if not cnt:
                 continue
             p = cnt / n
             new_hand = add[hand][c]
             if new_hand == BUST:
-                out.append(Outcome(p, "bust"))
+                out.append(Busts(p))
                 continue
-            new_h, new_up = (c, add[up][h]) if reveal else (h, add[up][c])
+            new_h, new_up = (h, add[up][c]) if face_up else (c, add[up][h])
             if declare and self.ms.total[new_hand] == SEVEN_AND_HALF:
                 # RULES.md §4.5: the turn ends and the declared hand is shown.
-                out.append(Outcome(p, "end", view=View(new_hand, 0, DECLARED, s),
-                                   hand=new_hand))
+                out.append(ToBank(p, View(new_hand, 0, DECLARED, s), new_hand))
             else:
-                out.append(Outcome(p, "node", (PLAY, new_h, new_up, s, False)))
+                out.append(ToNode(p, (PLAY, new_h, new_up, s, False)))
         return out
 
     def all_player_nodes(self) -> list[tuple]:
@@ -534,7 +568,7 @@ class HeadsUpGame:
             order.append(node)
             for _a, outcomes in self.player_actions(node):
                 for o in outcomes:
-                    if o.kind == "node" and o.node not in seen:
+                    if isinstance(o, ToNode) and o.node not in seen:
                         seen.add(o.node)
                         stack.append(o.node)
         order.sort(key=self.node_order)
@@ -547,11 +581,16 @@ class HeadsUpGame:
 
     # ------------------------------------------------------------ bank
     def bank_legal(self, view: View, bank: int) -> tuple[bool, bool]:
-        """Whether the bank may stand and may hit at ``(view, bank)`` (total below 7½)."""
+        """Whether the bank may stand and may hit at ``(view, bank)`` (total below 7½).
+
+        It may not stand while it can draw and the player's hand forces it to
+        chase (:func:`envs.rulebook.forces_chase`, §4.6: a declared 7½ with
+        ``bank_must_chase_declared``).
+        """
         cards_out = self.ms.size[view.up] + view.hidden + self.ms.size[bank]
         can_draw = self.num_cards - cards_out > 0
-        must_chase = (self.rules.bank_must_chase_declared and view.status == DECLARED
-                      and can_draw)
+        must_chase = can_draw and rulebook.forces_chase(
+            NONE, view.status, self.switches.bank_must_chase_declared)
         return (not must_chase, can_draw)
 
     def bank_result(self, bank: int) -> int:
@@ -564,46 +603,40 @@ class HeadsUpGame:
     def payoff_row(self, hand: int, stake: int) -> list[float]:
         """Player's payoff (units) for each bank result against its ``hand`` at ``stake``.
 
-        RULES.md §4.7–4.8: a bank bust pays the player's multiple; a bank 7½
-        beats everything except, with ``natural_beats_bank_multicard``, a
-        natural against a bank 7½ of three or more cards; ties go to the bank;
-        a higher total wins. The multiple is ``natural_pays`` for a natural
-        (or any 7½ with ``any_seven_and_half_pays``), else 1; the bank pays at
-        most its chips (coverage).
+        The rulebook decides: who wins and the multiple paid
+        (:func:`envs.rulebook.winning_multiple`: §4.7 the bank wins ties and
+        its 7½ beats everything unless ``natural_beats_bank_multicard``; §4.8
+        ``natural_pays``, ``any_seven_and_half_pays``), and what the bank can
+        pay (:func:`envs.rulebook.covered_pay`: coverage, at most the
+        ``starting_chips`` it holds). A loss costs the stake.
         """
-        r = self.rules
-        t = self.ms.total[hand]
-        natural = t == SEVEN_AND_HALF and self.ms.size[hand] == 2
-        mult = r.natural_pays if t == SEVEN_AND_HALF and (
-            natural or r.any_seven_and_half_pays) else 1
-        win = min(mult * stake, self.cap)
+        sw = self.switches
+        total, cards = self.ms.total[hand], self.ms.size[hand]
         row = [0.0] * NUM_RESULTS
-        for b in range(1, SEVEN_AND_HALF):
-            row[b] = win if t > b else -stake
-        row[SEVEN_AND_HALF] = -stake
-        rule = r.natural_beats_bank_multicard
-        if natural and rule != "off":
-            row[SEVEN_MULTI] = win if rule == "double" else min(stake, self.cap)
-        else:
-            row[SEVEN_MULTI] = -stake
-        row[BANK_BUST] = win
+        for res in range(1, NUM_RESULTS):
+            bank_total, bank_cards = _BANK_HANDS[res]
+            multiple = rulebook.winning_multiple(sw, total, cards, NONE, NONE, bank_total,
+                                                 bank_cards, False)
+            row[res] = (rulebook.covered_pay(multiple, stake * sw.min_bet, sw.starting_chips)
+                        / sw.min_bet if multiple else -stake)
         return row
 
     def is_natural(self, hand: int) -> bool:
-        """Whether the multiset ``hand`` is a natural: two cards totalling 7½."""
-        return self.ms.total[hand] == SEVEN_AND_HALF and self.ms.size[hand] == 2
+        """Whether the multiset ``hand`` is a natural (:func:`envs.rulebook.is_natural`)."""
+        return rulebook.is_natural(self.ms.total[hand], self.ms.size[hand])
 
     def jackpot_row(self, hand: int) -> list[float]:
-        """The pot (units) the player takes with ``hand`` for each bank result (§4.9).
+        """The pot (units) the player takes with ``hand`` for each bank result.
 
-        ``pot`` for a natural unless the bank's hand totals 7½ (two cards or
-        more, ``SEVEN_AND_HALF`` or ``SEVEN_MULTI``), a bank bust included;
-        0 otherwise and whenever there is no pot.
+        ``pot`` where :func:`envs.rulebook.wins_jackpot` says so (§4.9: a
+        natural, unless the bank's hand totals 7½; a bank bust included), 0
+        otherwise and whenever there is no pot.
         """
         row = [0.0] * NUM_RESULTS
-        if self.pot and self.is_natural(hand):
+        if self.pot:
+            total, cards = self.ms.total[hand], self.ms.size[hand]
             for res in range(1, NUM_RESULTS):
-                if res not in (SEVEN_AND_HALF, SEVEN_MULTI):
+                if rulebook.wins_jackpot(total, cards, NONE, _BANK_HANDS[res][0]):
                     row[res] = self.pot
         return row
 

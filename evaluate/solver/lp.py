@@ -114,8 +114,8 @@ from scipy.optimize import linprog
 from scipy.sparse import coo_matrix, csr_matrix, vstack
 
 from envs import actions as A
-from evaluate.solver.game import (BANK_BUST, BUST, NUM_RESULTS, SEVEN_AND_HALF, HeadsUpGame,
-                                  SolverError, View)
+from evaluate.solver.game import (BANK_BUST, BUST, NO_CARD, NUM_RESULTS, SEVEN_AND_HALF,
+                                  HeadsUpGame, SolverError, ToBank, ToNode, View)
 from evaluate.solver.policies import Dist, TabularPolicy
 
 _ZERO = 1e-12
@@ -218,10 +218,10 @@ def _player_side(game: HeadsUpGame) -> _PlayerSide:
             j = seq_of[(node, a)]
             for o in outs:
                 w = qx * o.prob
-                if o.kind == "node":
+                if isinstance(o, ToNode):
                     q.setdefault(o.node, w)
                     incoming[o.node].append(j)
-                elif o.kind == "end":
+                elif isinstance(o, ToBank):
                     ends.setdefault(o.view, {}).setdefault(o.hand, []).append((j, w))
                 else:
                     bust[j] = bust.get(j, 0.0) - w * node[3]
@@ -250,7 +250,7 @@ def _bank_infosets(game: HeadsUpGame, ends: dict[View, dict[int, list[tuple[int,
                 continue
             for c in range(game.num_classes):
                 child = ms.add[b][c]
-                if child is None or child == BUST or ms.total[child] == SEVEN_AND_HALF:
+                if child == NO_CARD or child == BUST or ms.total[child] == SEVEN_AND_HALF:
                     continue
                 if child in pending or not any(game.draw_weight(child, h) for h in hands):
                     continue
@@ -306,7 +306,7 @@ def _inequalities(game: HeadsUpGame, player: _PlayerSide,
             if a == A.HIT:
                 for c in range(game.num_classes):
                     child = game.ms.add[b][c]
-                    k = info_of.get((view, child)) if child is not None else None
+                    k = info_of.get((view, child))
                     if k is not None:
                         put(row, n_z + k, -scale[k] / s_i)
             for h, leaves in player.ends[view].items():
@@ -446,7 +446,7 @@ class _ViewDAG:
             tb = ms.tuples[b]
             for c in range(classes):
                 child = ms.add[b][c]
-                if (child is None or child == BUST or ms.total[child] == SEVEN_AND_HALF
+                if (child == NO_CARD or child == BUST or ms.total[child] == SEVEN_AND_HALF
                         or child in index or (left[:, c] - tb[c]).max() <= 0):
                     continue
                 index[child] = len(order)
@@ -552,10 +552,12 @@ def _solve_cuts(game: HeadsUpGame, progress: Callable[[str], None] | None = None
         hands = sorted({h for v in views for h in player.ends[v]})
         dags.append(_ViewDAG(game, views, hands))
     col: dict[View, int] = {}
-    scale = []
+    scale: list[float] = []
     rho_maps = []
     for dag in dags:
-        r, c, d = [], [], []
+        rho_r: list[int] = []
+        rho_c: list[int] = []
+        rho_q: list[float] = []
         pos = {h: i for i, h in enumerate(dag.hands)}
         for s, view in enumerate(dag.views):
             col[view] = n_z + len(scale)
@@ -563,10 +565,10 @@ def _solve_cuts(game: HeadsUpGame, progress: Callable[[str], None] | None = None
             scale.append(sum(q for leaves in player.ends[view].values() for _j, q in leaves))
             for h, leaves in player.ends[view].items():
                 for j, q in leaves:
-                    r.append(s * dag.m + pos[h])
-                    c.append(j)
-                    d.append(q)
-        rho_maps.append(csr_matrix((d, (r, c)), shape=(len(dag.views) * dag.m, n_z)))
+                    rho_r.append(s * dag.m + pos[h])
+                    rho_c.append(j)
+                    rho_q.append(q)
+        rho_maps.append(csr_matrix((rho_q, (rho_r, rho_c)), shape=(len(dag.views) * dag.m, n_z)))
     n_cols = n_z + len(scale)
     a_eq, b_eq = _equalities(game, player, n_cols)
     cost = np.zeros(n_cols)

@@ -26,7 +26,7 @@ Four kinds:
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 import numpy as np
@@ -39,7 +39,8 @@ from envs.cards import NUM_RANKS, RANK_CHARS, SEVEN_AND_HALF, SUIT_CHARS
 from envs.engine import BANK as ENGINE_BANK
 from envs.engine import BET as ENGINE_BET
 from envs.engine import Engine
-from envs.observer import Observer, observation_slices
+from envs.observation import FIELD, GLOBAL_FIELDS, ObservationReader, unit_scale
+from envs.observer import Observer
 from envs.rules import Rules
 from evaluate.solver.game import BET, DECLARED, PLAY, HeadsUpGame, SolverError, View, view_hands
 
@@ -112,15 +113,15 @@ class TabularPolicy(SolverPolicy):
     of the game the strategy was computed in (``game_key`` records which).
     """
 
-    def __init__(self, name: str, game: HeadsUpGame, player: dict[Hashable, Dist] | None = None,
-                 bank: dict[Hashable, Dist] | None = None) -> None:
+    def __init__(self, name: str, game: HeadsUpGame, player: Mapping[tuple, Dist] | None = None,
+                 bank: Mapping[tuple[View, int], Dist] | None = None) -> None:
         self.name = name
         self.game = game
         self.figure_symmetric = game.merge_figures
-        self.player_table = player if player is not None else {}
-        self.bank_table = bank if bank is not None else {}
+        self.player_table: Mapping[tuple, Dist] = player if player is not None else {}
+        self.bank_table: Mapping[tuple[View, int], Dist] = bank if bank is not None else {}
 
-    def _lookup(self, table: dict[Hashable, Dist], key: Hashable, game: HeadsUpGame,
+    def _lookup(self, table: Mapping[Any, Dist], key: Hashable, game: HeadsUpGame,
                 role: str) -> Dist:
         if game is not self.game and game_key(game) != game_key(self.game):
             raise SolverError(f"strategy {self.name!r} was computed for another game (rules, "
@@ -255,12 +256,12 @@ class EngineObservations:
         r = game.rules
         self.engine = Engine(r, 2, max_hands=1)
         self.observer = Observer(self.engine)
-        sl = observation_slices(2)
-        self._shoe = sl["shoe_left"]
-        self._seen = sl["seen_ranks"]
+        self._shoe = GLOBAL_FIELDS["shoe_left"]
+        self._seen = GLOBAL_FIELDS["seen_ranks"]
         missing = [4 * r.decks - n for n in game.rank_counts]
-        self._shoe_shift = np.float32(sum(missing) / (40 * r.decks))
-        self._seen_shift = np.array(missing, dtype=np.float32) / np.float32(4 * r.decks)
+        self._shoe_shift = np.float32(sum(missing) / unit_scale(FIELD["shoe_left"].unit, r))
+        self._seen_shift = (np.array(missing, dtype=np.float32)
+                            / np.float32(unit_scale(FIELD["seen_ranks"].unit, r)))
         self._patch = any(missing)
 
     def _cards(self, ranks: list[int]) -> list[str]:
@@ -412,7 +413,8 @@ class StrategyAgent(Agent):
     """Plays solver strategies at a real table: ``act(observation, action_mask)``.
 
     Reads the information state back from the heads-up observation
-    (:func:`observation_slices`) and samples the strategy's action there
+    (:class:`~envs.observation.ObservationReader`; seat block 0 is the
+    seat itself, 1 the other) and samples the strategy's action there
     from its own seeded generator. ``player`` and ``bank`` are the
     strategies of the two roles (either may be ``None`` if that role is
     never asked); ``game`` is the game they were computed in.
@@ -424,7 +426,6 @@ class StrategyAgent(Agent):
         self.player_policy = player
         self.bank_policy = bank
         self.rng = np.random.default_rng(seed)
-        self.sl = observation_slices(2)
         self._class = [game.class_of_rank(r) for r in range(NUM_RANKS)]
 
     def _multiset(self, counts: np.ndarray) -> int:
@@ -433,24 +434,19 @@ class StrategyAgent(Agent):
             by_class[self._class[rank]] += int(n)
         return self.game.ms.index[tuple(by_class)]
 
-    def _stake(self, obs: np.ndarray, seat: int) -> int:
-        r = self.game.rules
-        return int(round(float(obs[self.sl[f"seat_{seat}.bet"]][0]) * r.max_bet / r.min_bet))
-
     def state(self, obs: np.ndarray, mask: np.ndarray) -> tuple[str, Any]:
         """``("player", node)`` or ``("bank", (view, B))`` for this observation."""
-        g, sl = self.game, self.sl
-        phase = int(np.argmax(obs[sl["phase"]]))
-        if phase == ENGINE_BANK:
-            player_up = self._multiset(obs[sl["seat_1.up_ranks"]])
-            hidden = int(round(float(obs[sl["seat_1.hidden"]][0])))
-            status = int(np.argmax(obs[sl["seat_1.status"]]))
-            view = View(player_up, hidden, status, self._stake(obs, 1))
-            return "bank", (view, self._multiset(obs[sl["seat_0.up_ranks"]]))
-        own_hidden = np.rint(obs[sl["own_hidden"]]).astype(int)
+        g = self.game
+        seen = ObservationReader(obs, g.rules)
+        phase = seen.phase
+        if phase == ENGINE_BANK:  # block 0 is the bank itself, block 1 the player
+            view = View(self._multiset(seen.up_counts(1)), seen.hidden(1), seen.status(1),
+                        seen.stake_units(1))
+            return "bank", (view, self._multiset(seen.up_counts(0)))
+        own_hidden = seen.own_hidden_counts().astype(int)
         h = self._class[int(np.argmax(own_hidden))] if own_hidden.sum() else -1
-        up = self._multiset(obs[sl["seat_0.up_ranks"]])
-        s = self._stake(obs, 0)
+        up = self._multiset(seen.up_counts(0))
+        s = seen.stake_units(0)
         if phase == ENGINE_BET:
             return "player", (BET, h, up, 0, False)
         r = g.rules

@@ -22,7 +22,8 @@ from typing import Any
 
 from envs import actions as A
 from envs.cards import SEVEN_AND_HALF, format_half_points
-from evaluate.solver.game import BET, DECLARED, HeadsUpGame
+from envs.hands import DECLARED
+from evaluate.solver.game import BET, HeadsUpGame
 from evaluate.solver.policies import SolverPolicy
 
 

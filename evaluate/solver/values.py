@@ -145,9 +145,10 @@ from typing import Any
 import numpy as np
 
 from envs import actions as A
+from envs.hands import DECLARED
 from envs.rules import Rules
-from evaluate.solver.game import (BANK_BUST, BUST, DECLARED, NUM_RESULTS, SEVEN_AND_HALF,
-                                  SEVEN_MULTI, HeadsUpGame, SolverError, View, check_rules,
+from evaluate.solver.game import (BANK_BUST, BUST, NUM_RESULTS, SEVEN_AND_HALF, SEVEN_MULTI,
+                                  HeadsUpGame, SolverError, ToBank, ToNode, View, check_rules,
                                   view_hands)
 from evaluate.solver.lp import solve_equilibrium
 from evaluate.solver.policies import Dist, SolverPolicy, TabularPolicy, as_policy
@@ -162,7 +163,7 @@ Composition = Sequence[int] | Mapping[str, int] | str | None
 _TIE = 1e-12
 
 
-def make_game(rules: Rules | str | Any, composition: Composition = None,
+def make_game(rules: Rules | str, composition: Composition = None,
               policies: Sequence[SolverPolicy] = (), stakes: str = "free",
               jackpot: int | None = None) -> HeadsUpGame:
     """The game for ``rules`` and ``composition``, merging figures when every policy allows.
@@ -195,9 +196,12 @@ class BankOutcomes:
         self.game = game
         self.policy = policy
 
-    def compute(self, ends: Sequence[tuple[View, int]], weights: Sequence[float] | None = None,
+    def compute(self, ends: Sequence[tuple[View, int]], weights: np.ndarray | None = None,
                 record: dict[tuple, float] | None = None) -> dict[tuple[View, int], np.ndarray]:
-        """``{(view, hand): outcome distribution}``; ``record`` gets ``Σ weight · P(view, B)``."""
+        """``{(view, hand): outcome distribution}``; ``record`` gets ``Σ weight · P(view, B)``.
+
+        ``weights`` (the chance of each finished hand) are needed with ``record`` only.
+        """
         g = self.game
         chase = g.rules.bank_must_chase_declared
         groups: dict[tuple, dict[int, list[int]]] = {}
@@ -213,6 +217,8 @@ class BankOutcomes:
             view = key[0] if key[0] is not None else ends[by_hand[hands[0]][0]][0]
             w = None
             if record is not None:
+                if weights is None:
+                    raise ValueError("BankOutcomes.compute: record needs the weights of the ends")
                 w = np.array([sum(weights[k] for k in by_hand[h]) for h in hands])
             dist = self._play(view, hands, w, record)
             for i, h in enumerate(hands):
@@ -287,10 +293,14 @@ class _BankSide:
         if self.chips_ev is None:
             self.chips_ev = self.ev
 
+    def _chips(self) -> float:
+        """``chips_ev``, which ``__post_init__`` has set."""
+        return self.ev if self.chips_ev is None else self.chips_ev
+
     @property
     def bank_ev(self) -> float:
         """The bank's expected net win per hand (units): ``-chips_ev``; the pot is not its."""
-        return -float(self.chips_ev)  # type: ignore[arg-type]
+        return -float(self._chips())
 
 
 @dataclass
@@ -353,12 +363,12 @@ def _player_forward(game: HeadsUpGame, policy: SolverPolicy, record: bool) -> _F
                 continue
             for o in by_action[a]:
                 w = r * pa * o.prob
-                if o.kind == "node":
+                if isinstance(o, ToNode):
                     if o.node not in reach:
                         reach[o.node] = 0.0
                         heapq.heappush(heap, (game.node_order(o.node), o.node))
                     reach[o.node] += w
-                elif o.kind == "end":
+                elif isinstance(o, ToBank):
                     key = (o.view, o.hand)
                     ends[key] = ends.get(key, 0.0) + w
                     stake += w * o.view.stake
@@ -412,7 +422,7 @@ def evaluate_policies(game: HeadsUpGame, player: SolverPolicy, bank: SolverPolic
                       chips, jackpot)
 
 
-def evaluate(rules: Rules | str | Any, player: Any, bank: Any, composition: Composition = None,
+def evaluate(rules: Rules | str, player: Any, bank: Any, composition: Composition = None,
              record: bool = False, jackpot: int | None = None) -> Evaluation:
     """Exact EV of ``player`` against ``bank`` for one hand of ``rules`` from ``composition``.
 
@@ -464,7 +474,7 @@ def player_best_response(game: HeadsUpGame, bank: SolverPolicy) -> tuple[float, 
     """
     nodes = game.all_player_nodes()
     ends = sorted({(o.view, o.hand) for node in nodes for _a, outs in game.player_actions(node)
-                   for o in outs if o.kind == "end"}, key=lambda e: (_view_key(e[0]), e[1]))
+                   for o in outs if isinstance(o, ToBank)}, key=lambda e: (_view_key(e[0]), e[1]))
     dists = BankOutcomes(game, bank).compute(ends)
     rows = _payoffs(game, ends, own=True)
     end_value = {e: float(rows[i] @ dists[e]) for i, e in enumerate(ends)}
@@ -475,9 +485,9 @@ def player_best_response(game: HeadsUpGame, bank: SolverPolicy) -> tuple[float, 
         for a, outs in game.player_actions(node):
             v = 0.0
             for o in outs:
-                if o.kind == "node":
+                if isinstance(o, ToNode):
                     v += o.prob * values[o.node]
-                elif o.kind == "end":
+                elif isinstance(o, ToBank):
                     v += o.prob * end_value[(o.view, o.hand)]
                 else:
                     v -= o.prob * node[3]
@@ -601,7 +611,7 @@ def _view_key(view: View) -> tuple:
     return (view.stake, view.status, view.hidden, view.up)
 
 
-def best_response(rules: Rules | str | Any, role: str, opponent: Any,
+def best_response(rules: Rules | str, role: str, opponent: Any,
                   composition: Composition = None, baseline: Any = None,
                   stakes: str = "free", jackpot: int | None = None) -> BestResponse:
     """Best response of ``role`` (``"player"`` or ``"bank"``) to the other role's ``opponent``.
@@ -665,7 +675,7 @@ class Exploitability(_BankSide):
     @property
     def bank_gain(self) -> float:
         """What the bank gains by best-responding (≥ 0), on its own payoff."""
-        return float(self.chips_ev) - self.bank_best
+        return float(self._chips()) - self.bank_best
 
     @property
     def total(self) -> float:
@@ -682,7 +692,7 @@ def exploitability_of(game: HeadsUpGame, player: SolverPolicy,
     return Exploitability(ev.ev, vp, vb, game, player_response, bank_response, ev.chips_ev)
 
 
-def exploitability(rules: Rules | str | Any, player: Any, bank: Any,
+def exploitability(rules: Rules | str, player: Any, bank: Any,
                    composition: Composition = None, stakes: str = "free",
                    jackpot: int | None = None) -> Exploitability:
     """Exploitability of the pair (``player``, ``bank``); see :class:`Exploitability`.
@@ -740,7 +750,7 @@ NASH_TOLERANCE = 1e-9
 """NashConv (units per hand) below which a strategy pair is reported as an equilibrium."""
 
 
-def equilibrium(rules: Rules | str | Any, composition: Composition = None,
+def equilibrium(rules: Rules | str, composition: Composition = None,
                 stakes: str = "free", method: str = "cuts",
                 jackpot: int | None = None,
                 progress: Callable[[str], None] | None = None) -> Equilibrium:
