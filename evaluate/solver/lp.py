@@ -51,10 +51,10 @@ The view-decomposed LP (``method="cuts"``, the default)
 ------------------------------------------------------
 The full LP above is mostly the bank: one ``v`` and one or two rows per
 bank decision ``(view, B)``. With free stakes and ``on_turn`` bets plus
-raises (``spanish``) that is 262 000 decisions, 356 000 rows and 4.2
-million non-zeros, and HiGHS needs well over ten minutes on two cores (its
-interior point reaches the optimum in about three minutes but only
-"imprecise"; crossover and simplex take far longer). Yet the bank's
+raises (``spanish``) that is hundreds of thousands of rows and millions of
+non-zeros, and HiGHS takes far longer on it than on the decomposition
+below (its interior point ends "imprecise"; crossover and simplex are
+slower still). Yet the bank's
 decisions fall apart by view: given the player's flows ``z``, each view
 ``V`` is a separate one-player problem whose only input is
 ``ρ_V(H) = Σ q · z`` over the player's sequences finishing with hand ``H``
@@ -94,12 +94,10 @@ The rows of a view are divided by its chance mass, so coefficients are of
 order 1 (HiGHS ignores coefficients below 1e-9, which costs the full LP
 about 5e-10 of accuracy).
 
-``spanish`` with free stakes (one run, two cores): 1 816 views, 29 654
-player sequences, 5 533 rows after 23 rounds, 20 s; ``solver.equilibrium``
-rechecks the strategies with the best-response code in 4 s more
-(NashConv ~1e-13). ``pagat`` and ``catalan`` free: 728 views, 11 rounds,
-about 4 s. ``method="full"`` solves the full LP above, as a cross-check
-on small games.
+``Equilibrium.size`` reports the views, rows and rounds of a run, and
+``benchmarks/bench_solver.py`` its time; :func:`evaluate.solver.values.equilibrium`
+rechecks the strategies with the best-response code. ``method="full"``
+solves the full LP above, as a cross-check on small games.
 """
 
 from __future__ import annotations

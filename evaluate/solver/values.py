@@ -112,13 +112,10 @@ Stakes: :func:`evaluate` follows the policies' bets and raises. Best
 responses, exploitability and the equilibrium default to ``stakes="free"``
 (bets and raises are decisions, as in the engine: the real game);
 ``"fixed"`` holds the player to the smallest bet with no raises (the
-per-unit-stake game, reported as such). The free equilibrium is exact and
-within the 10-minute target for every supported preset (one run on a
-two-core machine, the exploitability recheck included: ``pagat`` and
-``catalan`` about 6 s, ``spanish`` — bets on the turn after seeing the
-first card, plus raises — about 25 s; written out whole its LP has
-356 000 rows and 4.2 million non-zeros and took HiGHS well over ten
-minutes, see :mod:`evaluate.solver.lp`). Values per hand in units of
+per-unit-stake game, reported as such). The free equilibrium is exact for
+every supported preset, within the 10-minute target
+(``benchmarks/bench_solver.py`` measures it; :mod:`evaluate.solver.lp` says
+why the LP is decomposed by the bank's views). Values per hand in units of
 ``min_bet``, player's view, free (fixed): ``pagat`` -0.211355 (-0.211355),
 ``catalan`` without the jackpot -0.183540 (-0.183540), ``spanish``
 +0.566086 (-0.112885). ``catalan`` with its jackpot, free: the player
@@ -131,8 +128,8 @@ first card and raising on strong hands turn ``spanish`` in the player's
 favour.
 
 Policies queried through observations must be deterministic functions of
-(observation, mask); each information state is asked once (about 0.5 ms a
-state to build its observation with the real engine).
+(observation, mask); each information state is asked once, its observation
+built by the real engine (:class:`~evaluate.solver.policies.EngineObservations`).
 """
 
 from __future__ import annotations
