@@ -115,17 +115,12 @@ responses, exploitability and the equilibrium default to ``stakes="free"``
 per-unit-stake game, reported as such). The free equilibrium is exact for
 every supported preset, within the 10-minute target
 (``benchmarks/bench_solver.py`` measures it; :mod:`evaluate.solver.lp` says
-why the LP is decomposed by the bank's views). Values per hand in units of
-``min_bet``, player's view, free (fixed): ``pagat`` -0.211355 (-0.211355),
-``catalan`` without the jackpot -0.183540 (-0.183540), ``spanish``
-+0.566086 (-0.112885). ``catalan`` with its jackpot, free: the player
--0.280963 with an empty pot before the hand (``jackpot`` 0: its natural
-takes the 1-chip ante back) and -0.229441 with ``jackpot`` 20, the bank
-+0.183540 in both (certified Nash equilibria, with the chip value of
-the jackpot-free game). With bets before the deal the stake tells the bank
-nothing and the player, behind, bets the minimum; betting after seeing the
-first card and raising on strong hands turn ``spanish`` in the player's
-favour.
+why the LP is decomposed by the bank's views). The values of each preset's
+equilibrium, free and fixed, with and without the jackpot, are tabled in
+docs/RESULTS.md (tests/test_solver*.py pin them). With bets before the deal
+the stake tells the bank nothing and the player, behind, bets the minimum;
+betting after seeing the first card and raising on strong hands turn
+``spanish`` in the player's favour.
 
 Policies queried through observations must be deterministic functions of
 (observation, mask); each information state is asked once, its observation
