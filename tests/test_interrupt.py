@@ -19,7 +19,6 @@ import threading
 import time
 from pathlib import Path
 
-from tests.test_training import _config
 from train.cli import main
 from train.train_cli import INTERRUPTED
 
@@ -32,11 +31,12 @@ def _restore_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
-def test_ctrl_c_prints_one_line_exits_130_and_the_run_resumes(tmp_path: Path, capsys) -> None:
+def test_ctrl_c_prints_one_line_exits_130_and_the_run_resumes(tmp_path: Path, capsys,
+                                                              tiny_run_config) -> None:
     run = tmp_path / "run"
     process = subprocess.Popen(
         [sys.executable, "-m", "train.cli", "train", "player", "--config",
-         str(_config(tmp_path, player_steps=100_000)), "--run-dir", str(run)],
+         str(tiny_run_config(tmp_path, player_steps=100_000)), "--run-dir", str(run)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         start_new_session=True, preexec_fn=_restore_sigint)
     lines: list[str] = []
