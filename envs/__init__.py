@@ -28,14 +28,39 @@ COMPILED, COMPILED_WHY = _native.install()
 """Whether the engine runs compiled (mypyc) or from its Python sources, and why
 (:mod:`envs._native`; ``SETTE_PURE_PYTHON=1`` forces the sources)."""
 
-from envs import sette_e_mezzo as sette_e_mezzo_v0  # noqa: E402  (after the choice above)
-from envs.engine import Engine  # noqa: E402
-from envs.rules import PRESETS, Rules, RulesError  # noqa: E402
+from typing import TYPE_CHECKING, Any  # noqa: E402
+
+from envs.rules import PRESETS, Rules, RulesError  # noqa: E402  (after the choice above)
+
+if TYPE_CHECKING:
+    from envs import sette_e_mezzo as sette_e_mezzo_v0
+    from envs.engine import Engine
+
+_LAZY = {"sette_e_mezzo_v0": "envs.sette_e_mezzo", "Engine": "envs.engine"}
+"""Names imported on first use, so that ``import envs`` (and ``sette rules``) loads
+neither PettingZoo's env machinery nor the engine until something asks for them."""
+
+
+def __getattr__(name: str) -> Any:
+    """``envs.sette_e_mezzo_v0`` and ``envs.Engine``, imported when first read."""
+    if name not in _LAZY:
+        raise AttributeError(f"module 'envs' has no attribute {name!r}")
+    import importlib
+
+    module = importlib.import_module(_LAZY[name])
+    value = module if name == "sette_e_mezzo_v0" else getattr(module, name)
+    globals()[name] = value
+    return value
 
 __all__ = ["COMPILED", "COMPILED_WHY", "Engine", "PRESETS", "Rules", "RulesError",
            "sette_e_mezzo_v0", "ENV_ID"]
 
 ENV_ID = "sette/sette_e_mezzo-v0"
+
+GYM_IDS = {"sette/Player-v0": "envs.single_seat:PlayerEnv",
+           "sette/Bank-v0": "envs.single_seat:BankEnv",
+           "sette/Seat-v0": "envs.single_seat:SeatEnv"}
+"""Gymnasium ids of the single-seat views (:mod:`envs.single_seat`) and their entry points."""
 
 
 def _register() -> None:
@@ -61,8 +86,6 @@ def _register_pettingzoo() -> bool:
 
 def _register_gym() -> None:
     import gymnasium
-
-    from envs.single_seat import GYM_IDS
 
     for gym_id, entry_point in GYM_IDS.items():
         if gym_id not in gymnasium.registry:

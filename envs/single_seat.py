@@ -337,9 +337,3 @@ class SeatEnv(SingleSeatEnv):
 
     role = "seat"
     view = SEAT_VIEW
-
-
-GYM_IDS = {"sette/Player-v0": "envs.single_seat:PlayerEnv",
-           "sette/Bank-v0": "envs.single_seat:BankEnv",
-           "sette/Seat-v0": "envs.single_seat:SeatEnv"}
-"""Gymnasium ids of the views and their entry points."""

@@ -44,8 +44,10 @@ def _loaded_by(argv: list[str], watched: tuple[str, ...]) -> tuple[int, list[str
     return report["status"], report["loaded"]
 
 
-LIGHT = HEAVY + ("agents", "evaluate", "train.train_cli")
-"""``sette rules`` needs the rules alone: no agents, no evaluation, no training parser."""
+LIGHT = HEAVY + ("agents", "evaluate", "train.train_cli", "envs.engine", "envs.sette_e_mezzo",
+                 "envs.single_seat")
+"""``sette rules`` needs the rules alone: no agents, no evaluation, no training parser, and
+not even the engine or the environments (``import envs`` loads them on first use)."""
 
 CASES = [
     (["rules"], LIGHT),

@@ -73,7 +73,7 @@ def test_pure_python_sources_play_every_preset_exactly_like_the_compiled_core():
 
 
 def test_pure_python_is_forced_by_the_environment_variable():
-    out = run_pure("import envs, sys; print(envs.COMPILED, envs.COMPILED_WHY, "
+    out = run_pure("import envs, envs.engine, sys; print(envs.COMPILED, envs.COMPILED_WHY, "
                    "sys.modules['envs.engine'].__file__)")
     assert out.startswith(f"False {_native.PURE_ENV} is set")
     assert out.endswith("engine.py")
