@@ -89,10 +89,10 @@ _NATURAL_CARDS = 2
 """A natural is two cards making 7½ (RULES.md §1)."""
 _MORE_CARDS = 3
 """Any card count that is not a natural's, for the rulebook's payouts."""
-_BANK_BEATS_UP_TO = np.array([max(p for p in range(BUST) if not player_beats_bank(p, t))
-                              for t in range(BUST)])
-"""The highest player total a bank standing on ``t`` beats: ``t`` itself (RULES.md §4.7,
-:func:`envs.rulebook.player_beats_bank`: the bank wins ties)."""
+_BANK_BEATS_UP_TO = np.array([max((p for p in range(BUST) if not player_beats_bank(p, t)),
+                                  default=-1) for t in range(BUST)])
+"""The highest player total a bank standing on ``t`` beats, -1 if none: ``t`` itself
+(RULES.md §4.7, :func:`envs.rulebook.player_beats_bank`: the bank wins ties)."""
 
 
 def _fresh_odds() -> tuple[float, ...]:
@@ -405,7 +405,7 @@ class CarefulAgent(Agent):
                 mult[SEVEN_AND_HALF] = self.other_pays \
                     + share * (self.natural_pays - self.other_pays)
             # Standing on t the bank collects from the totals it beats and pays the rest.
-            beaten = np.cumsum(dist)[_BANK_BEATS_UP_TO]
+            beaten = np.concatenate(([0.0], np.cumsum(dist)))[_BANK_BEATS_UP_TO + 1]
             paid_above = np.cumsum((dist * mult)[::-1])[::-1]
             stand += bet * (beaten - np.append(paid_above, 0.0)[_BANK_BEATS_UP_TO + 1])
             bust -= bet * float(paid_above[0])
