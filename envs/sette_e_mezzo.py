@@ -11,7 +11,7 @@
 | Agents             | 2–16 (more than 8 need `decks` >= 2)                  |
 | Action shape       | (1,)                                                  |
 | Action values      | Discrete(14 + 10 x len(bet_ladder)) (54 by default)   |
-| Observation shape  | (32 + 29 x num_seats,)                                |
+| Observation shape  | (32 + 29 x num_seats,) (default `observation_type`)   |
 
 The Spanish / Italian banking card game played with a 40-card deck: draw
 towards 7½ without going over, against a bank that rotates between the
@@ -62,6 +62,13 @@ holds the bank, the jackpot, the matta's value once shown, the cards seen
 since the last shuffle by rank and how many are left in the shoe. Seats are ordered relative to the observer. `envs.observer` documents
 every slice; `env.unwrapped.observation_slices` maps name → slice.
 
+With `observation_type="information_state"` the vector is the seat's
+information state instead (RULES.md §8.10): that observation followed by the
+current hand's history in order as the seat saw it — bets and raises when
+made, each card as it came, reveals, stands, busts, splits, bank transfers —
+in fixed-size one-hot slots (`envs.information_state`,
+docs/INFORMATION_STATE.md). The mask is the same either way.
+
 ## Rewards
 When a hand is settled every seat, bank included, receives its net chips won
 or lost in that hand divided by `min_bet`; when a bank is bought at auction
@@ -79,7 +86,8 @@ seat; `"chips"`: the starting stacks. Unknown option keys are warned about.
 ## Arguments
 `rules` (preset name, `.toml` path, mapping or `Rules`; default `"catalan"`),
 `num_seats` (2–16, default 4; more than 8 need `decks` >= 2), `max_hands`
-(default 10; `None` for no limit), `render_mode`: `"ansi"` (`render()` returns
+(default 10; `None` for no limit), `observation_type` (`"observation"`, the
+default, or `"information_state"`), `render_mode`: `"ansi"` (`render()` returns
 the table as text), `"human"` (prints it after every step) or `"rgb_array"`
 (`render()` returns a picture of the table, an `(H, W, 3)` `uint8` array drawn
 with Pillow). Both show the table to a spectator: face-down cards are card
@@ -113,6 +121,8 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
 from envs.engine import Engine, IllegalActionError
+from envs.information_state import (InformationStateObserver, check_observation_type,
+                                    information_state_bounds, information_state_slices)
 from envs.observer import Observer, observation_bounds, observation_slices
 from envs import wrappers
 from envs.picture import table_picture
@@ -148,21 +158,31 @@ class raw_env(AECEnv, EzPickle):
 
     def __init__(self, rules: Rules | str | Path | Mapping[str, Any] = "catalan",
                  num_seats: int = 4, max_hands: int | None = 10,
-                 render_mode: str | None = None) -> None:
-        EzPickle.__init__(self, rules, num_seats, max_hands, render_mode)
+                 render_mode: str | None = None,
+                 observation_type: str = "observation") -> None:
+        EzPickle.__init__(self, rules, num_seats, max_hands, render_mode, observation_type)
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r} is not supported; choose one of "
                              f"{self.metadata['render_modes']} or None")
+        self.observation_type = check_observation_type(observation_type)
         self.engine = Engine(rules, num_seats, max_hands)
         self.rules = self.engine.rules
         self.observer = Observer(self.engine)
+        self._vector = self.observer.observe
+        """The seat's vector: the observation, or the information state."""
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(num_seats)]
         self.agents = self.possible_agents[:]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
-        self.observation_slices = observation_slices(num_seats)
-        low, high = observation_bounds(num_seats)
+        if observation_type == "information_state":
+            self.information_state = InformationStateObserver(self.engine, self.observer)
+            self._vector = self.information_state.observe
+            self.observation_slices = information_state_slices(self.rules, num_seats)
+            low, high = information_state_bounds(self.rules, num_seats)
+        else:
+            self.observation_slices = observation_slices(num_seats)
+            low, high = observation_bounds(num_seats)
         n_actions = self.engine.layout.size
         obs_space = spaces.Dict({
             "observation": spaces.Box(low=low, high=high, dtype=np.float32),
@@ -186,7 +206,7 @@ class raw_env(AECEnv, EzPickle):
         seat = self.agent_name_mapping[agent]
         engine = self.engine
         mask = engine.action_mask() if seat == engine.actor else self._zero_mask.copy()
-        return {"observation": self.observer.observe(seat), "action_mask": mask}
+        return {"observation": self._vector(seat), "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         options = dict(options or {})

@@ -44,7 +44,10 @@ because taking or refusing the bank only pays off in later hands.
 array; both show it as the learner may see it (:mod:`envs.table_view`).
 
 **Spaces and reward.** The observation is the seat's vector from
-:mod:`envs.observer` and the action space the PettingZoo env's ``Discrete``
+:mod:`envs.observer` — or, with ``observation_type="information_state"``, its
+information state (:mod:`envs.information_state`: that vector followed by the
+hand's history as the learner saw it; the other seats' policies still get
+observations) — and the action space the PettingZoo env's ``Discrete``
 layout (:mod:`envs.actions`); the legal actions come from ``env.action_masks()``
 (the method sb3-contrib's ``MaskablePPO`` calls, also through ``SubprocVecEnv``)
 and ``info["action_mask"]``. The reward is the learner's net chips of each hand
@@ -76,6 +79,8 @@ import numpy as np
 from gymnasium import spaces
 
 from envs.engine import Engine, as_index
+from envs.information_state import (InformationStateObserver, check_observation_type,
+                                    information_state_bounds)
 from envs.observation import ObservationReader
 from envs.observer import Observer, observation_bounds
 from envs.picture import table_picture
@@ -202,11 +207,13 @@ class SingleSeatEnv(gym.Env):
     def __init__(self, rules: Rules | str = "catalan", num_seats: int = 2,
                  opponents: Any = None, seat: int | str = "random",
                  table_hands: int = 10, illegal_reward: float = -1.0,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None,
+                 observation_type: str = "observation") -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r} is not supported; choose one of "
                              f"{self.metadata['render_modes']} or None")
         self.render_mode = render_mode
+        self.observation_type = check_observation_type(observation_type)
         self.rules = self._view_rules(Rules.resolve(rules))
         self.engine = Engine(self.rules, num_seats, max_hands=table_hands)
         self.num_seats = num_seats
@@ -215,7 +222,13 @@ class SingleSeatEnv(gym.Env):
         self.illegal_reward = float(illegal_reward)
         self.observer = Observer(self.engine)
         self.sources = _sources(opponents, self.rules)
-        low, high = observation_bounds(num_seats)
+        self.information_state: InformationStateObserver | None = None
+        """The learner's information state, with ``observation_type="information_state"``."""
+        if observation_type == "information_state":
+            self.information_state = InformationStateObserver(self.engine, self.observer)
+            low, high = information_state_bounds(self.rules, num_seats)
+        else:
+            low, high = observation_bounds(num_seats)
         self.observation_space = spaces.Box(low=low, high=high, dtype=np.float32)
         self.action_space = spaces.Discrete(self.engine.layout.size)
         self._play = SeatPlay(self.engine, self.observer, self.view,
@@ -250,10 +263,16 @@ class SingleSeatEnv(gym.Env):
                     if hasattr(policy, "seed"):
                         policy.seed(int(seeder.integers(2**31 - 1)))
         play.start_episode()
+        if self.information_state is not None:
+            return self.information_state.observe(play.learner), play.info()
         return play.observation(), play.info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        return self._play.step(self._action_index(action))
+        if self.information_state is None:
+            return self._play.step(self._action_index(action))
+        _, reward, terminated, truncated, info = self._play.step(self._action_index(action))
+        return (self.information_state.observe(self._play.learner), reward, terminated,
+                truncated, info)
 
     def _action_index(self, action: Any) -> int:
         """``action`` as an index, read as the engine reads it (:func:`envs.engine.as_index`):
@@ -303,10 +322,11 @@ class PlayerEnv(SingleSeatEnv):
     def __init__(self, rules: Rules | str = "catalan", num_seats: int = 2,
                  opponents: Any = None, seat: int | str = "random",
                  bank: int | str = "random", table_hands: int = 10,
-                 illegal_reward: float = -1.0, render_mode: str | None = None) -> None:
+                 illegal_reward: float = -1.0, render_mode: str | None = None,
+                 observation_type: str = "observation") -> None:
         self.bank_choice = bank
         super().__init__(rules, num_seats, opponents, seat, table_hands, illegal_reward,
-                         render_mode)
+                         render_mode, observation_type)
         if bank != "random" and bank == seat:
             raise ValueError(f"seat={seat} and bank={bank}: the learner of the Player view "
                              f"never holds the bank; choose different seats")
