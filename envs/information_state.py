@@ -30,22 +30,22 @@ Layout (:func:`information_state_size`): the observation of
 (:func:`slot_fields`, the table below from :func:`slot_table`; seats are
 relative to the observer, block 0 = the observer, as in the observation):
 
-================  ====  ========  =====  ===========  ==========================================
-name              size  max       unit   seats        meaning
-================  ====  ========  =====  ===========  ==========================================
-``kind``          28    1         one-hot             what happened (:data:`HISTORY_KINDS`)
-``seat``          N     1         one-hot  relative   the seat it happened to
-``target``        N     1         one-hot  relative   the other seat of a side bet (its hand) or
-                                                      of a sale (the buyer)
-``rank``          10    1         one-hot             the card's rank 1..7, S, C, R, when this
-                                                      seat may know it
-``wild``          1     1         flag                the card is the matta (``wild_card``)
-``shuffled``      1     1         flag                the card came from a pile just reshuffled
-                                                      (RULES.md §3 ``when_empty``)
-``amount``        1     inf       stake               chips / ``max_bet``: a bet, raise, doubled
-                                                      stake, side bet or bid
-``hand``          1     hands-1   count               the seat's hand (more than 0 after a split)
-================  ====  ========  =====  ===========  ==========================================
+============  ====  =======  =======  ========  ==============================================
+name          size  max      unit     seats     meaning
+============  ====  =======  =======  ========  ==============================================
+``kind``      28    1        one-hot            what happened (:data:`HISTORY_KINDS`)
+``seat``      N     1        one-hot  relative  the seat it happened to
+``target``    N     1        one-hot  relative  the other seat of a side bet (its hand) or of
+                                                a sale (the buyer)
+``rank``      10    1        one-hot            the card's rank 1..7, S, C, R, when this seat
+                                                may know it
+``wild``      1     1        flag               the card is the matta (``wild_card``)
+``shuffled``  1     1        flag               the card came from a pile just reshuffled
+                                                (RULES.md §3 ``when_empty``)
+``amount``    1     inf      stake              chips / ``max_bet``: a bet, raise, doubled
+                                                stake, side bet or bid
+``hand``      1     inf      count              the seat's hand (more than 0 after a split)
+============  ====  =======  =======  ========  ==============================================
 
 ``docs/INFORMATION_STATE.md`` holds the same tables, the kinds and the bound on
 the number of slots; ``tests/test_information_state.py`` holds both to this
@@ -94,14 +94,14 @@ from envs.observation import (INF, Field, ObservationReader, observation_bounds,
                               observation_size, observation_slices, unit_scale)
 from envs.observer import Observer
 from envs.rulebook import abrirse_limit
-from envs.rules import MIN_SEATS, Rules
+from envs.rules import MIN_SEATS, PRESETS, Rules
 
 __all__ = ["OBSERVATION_TYPES", "HISTORY_KINDS", "ENCODED_KINDS", "SKIPPED_KINDS",
            "HistoryItem", "HistoryOverflow", "InformationStateObserver",
            "InformationStateReader", "check_observation_type", "history_bound",
            "history_slots", "information_state", "information_state_bounds",
            "information_state_size", "information_state_slices", "max_hand_cards",
-           "slot_fields", "slot_size", "slot_table", "kinds_table"]
+           "size_table", "slot_fields", "slot_size", "slot_table", "kinds_table"]
 
 OBSERVATION_TYPES: Final = ("observation", "information_state")
 """What an environment gives each seat: the observation vector (the default) or the
@@ -303,38 +303,26 @@ def history_slots(rules: Rules | str, num_seats: int) -> int:
 
 
 # ------------------------------------------------------------------ the slot
-_SLOT_DOCS: Final = (
-    ("kind", "what happened (:data:`HISTORY_KINDS`)"),
-    ("seat", "the seat it happened to"),
-    ("target", "the other seat of a side bet (its hand) or of a sale (the buyer)"),
-    ("rank", "the card's rank 1..7, S, C, R, when this seat may know it"),
-    ("wild", "the card is the matta (``wild_card``)"),
-    ("shuffled", "the card came from a pile just reshuffled (RULES.md §3 ``when_empty``)"),
-    ("amount", "chips / ``max_bet``: a bet, raise, doubled stake, side bet or bid"),
-    ("hand", "the seat's hand (more than 0 after a split)"),
-)
-
-
 @lru_cache(maxsize=None)
-def _slot_fields(num_seats: int, hands: int) -> tuple[Field, ...]:
-    docs = dict(_SLOT_DOCS)
+def slot_fields(num_seats: int) -> tuple[Field, ...]:
+    """The fields of one history slot at ``num_seats`` seats, in order (the module's table)."""
+    n = num_seats
     return (
-        Field("kind", len(HISTORY_KINDS), "history", True, 1.0, "one-hot", docs["kind"]),
-        Field("seat", num_seats, "history", True, 1.0, "one-hot", docs["seat"]),
-        Field("target", num_seats, "history", True, 1.0, "one-hot", docs["target"]),
-        Field("rank", NUM_RANKS, "history", True, 1.0, "one-hot", docs["rank"]),
-        Field("wild", 1, "history", True, 1.0, "flag", docs["wild"]),
-        Field("shuffled", 1, "history", True, 1.0, "flag", docs["shuffled"]),
-        Field("amount", 1, "history", True, INF, "stake", docs["amount"]),
-        Field("hand", 1, "history", True, float(hands - 1), "count", docs["hand"]),
+        Field("kind", len(HISTORY_KINDS), "history", True, 1.0, "one-hot",
+              "what happened (:data:`HISTORY_KINDS`)"),
+        Field("seat", n, "history", True, 1.0, "one-hot", "the seat it happened to"),
+        Field("target", n, "history", True, 1.0, "one-hot",
+              "the other seat of a side bet (its hand) or of a sale (the buyer)"),
+        Field("rank", NUM_RANKS, "history", True, 1.0, "one-hot",
+              "the card's rank 1..7, S, C, R, when this seat may know it"),
+        Field("wild", 1, "history", True, 1.0, "flag", "the card is the matta (``wild_card``)"),
+        Field("shuffled", 1, "history", True, 1.0, "flag",
+              "the card came from a pile just reshuffled (RULES.md §3 ``when_empty``)"),
+        Field("amount", 1, "history", True, INF, "stake",
+              "chips / ``max_bet``: a bet, raise, doubled stake, side bet or bid"),
+        Field("hand", 1, "history", True, INF, "count",
+              "the seat's hand (more than 0 after a split)"),
     )
-
-
-def slot_fields(rules: Rules | str, num_seats: int) -> tuple[Field, ...]:
-    """The fields of one history slot, in order (the module docstring's table)."""
-    rules = Rules.resolve(rules)
-    n = rules.check_seats(num_seats)
-    return _slot_fields(n, _hands_per_seat(rules, n - 1))
 
 
 def _slot_offsets(fields: tuple[Field, ...]) -> dict[str, slice]:
@@ -348,7 +336,7 @@ def _slot_offsets(fields: tuple[Field, ...]) -> dict[str, slice]:
 
 def slot_size(num_seats: int) -> int:
     """Entries of one history slot at ``num_seats`` seats."""
-    return len(HISTORY_KINDS) + 2 * num_seats + NUM_RANKS + 4
+    return sum(f.size for f in slot_fields(num_seats))
 
 
 def information_state_size(rules: Rules | str, num_seats: int) -> int:
@@ -361,7 +349,7 @@ def information_state_bounds(rules: Rules | str, num_seats: int
     """Lower and upper bounds of every entry (for the ``Box`` space)."""
     low, high = observation_bounds(num_seats)
     slot_high = np.concatenate([np.full(f.size, f.high, dtype=np.float32)
-                                for f in slot_fields(rules, num_seats)])
+                                for f in slot_fields(num_seats)])
     slots = history_slots(rules, num_seats)
     return (np.zeros(information_state_size(rules, num_seats), dtype=np.float32),
             np.concatenate([high, np.tile(slot_high, slots)]).astype(np.float32))
@@ -375,7 +363,7 @@ def _info_slices(rules: Rules, num_seats: int) -> dict[str, slice]:
     width = slot_size(num_seats)
     slots = _slots(rules, num_seats)
     out["history"] = slice(start, start + slots * width)
-    offsets = _slot_offsets(slot_fields(rules, num_seats))
+    offsets = _slot_offsets(slot_fields(num_seats))
     for j in range(slots):
         base = start + j * width
         out[f"history_{j}"] = slice(base, base + width)
@@ -421,7 +409,7 @@ class InformationStateObserver:
         self.num_seats = n
         self.slots = history_slots(rules, n)
         self.width = slot_size(n)
-        fields = _slot_offsets(slot_fields(rules, n))
+        fields = _slot_offsets(slot_fields(n))
         self._seat_at = fields["seat"].start
         self._target_at = fields["target"].start
         self._rank_at = fields["rank"].start
@@ -625,7 +613,7 @@ class InformationStateReader:
         self.num_seats = n = sizes[len(vector)]
         self.slices = _info_slices(self.rules, n)
         self.observation = ObservationReader(vector[self.slices["observation"]], self.rules)
-        self._fields = _slot_offsets(slot_fields(self.rules, n))
+        self._fields = _slot_offsets(slot_fields(n))
         self.slots = history_slots(self.rules, n)
 
     def __getitem__(self, name: str) -> np.ndarray:
@@ -661,7 +649,7 @@ class InformationStateReader:
 
 # ------------------------------------------------------------------ the docs' tables
 def slot_table() -> str:
-    """The slot table of the module docstring (``N`` seats, ``hands`` a seat may hold)."""
+    """The slot table of the module docstring (``N`` seats)."""
     widths = (12, 4, 7, 7, 8, 46)
     rule = "  ".join("=" * w for w in widths)
 
@@ -669,9 +657,9 @@ def slot_table() -> str:
         return "  ".join(c.ljust(w) for c, w in zip(cells, widths)).rstrip()
 
     lines = [rule, row(("name", "size", "max", "unit", "seats", "meaning")), rule]
-    for f in _slot_fields(MIN_SEATS, 2):
+    for f in slot_fields(MIN_SEATS):
         size = "N" if f.name in ("seat", "target") else str(f.size)
-        high = {"amount": "inf", "hand": "hands-1"}.get(f.name, f"{f.high:g}")
+        high = "inf" if f.high == INF else f"{f.high:g}"
         seats = "relative" if f.name in ("seat", "target") else ""
         text = textwrap.wrap(f.doc, widths[-1])
         lines.append(row((f"``{f.name}``", size, high, f.unit, seats, text[0])))
@@ -685,3 +673,18 @@ def kinds_table() -> str:
     lines = ["| index | kind | what it records |", "|---|---|---|"]
     lines += [f"| {i} | `{name}` | {doc} |" for i, (name, doc) in enumerate(HISTORY_KINDS)]
     return "\n".join(lines)
+
+
+SIZE_TABLE_SEATS: Final = (2, 4, 8)
+
+
+def size_table() -> str:
+    """Slots and vector lengths of every preset at 2, 4 and 8 seats, as a Markdown table."""
+    head = " | ".join(f"{n} seats: slots, length" for n in SIZE_TABLE_SEATS)
+    lines = [f"| preset | {head} |", "|---|" + "---|" * len(SIZE_TABLE_SEATS)]
+    for preset in PRESETS:
+        cells = " | ".join(f"{history_slots(preset, n)}, {information_state_size(preset, n)}"
+                           for n in SIZE_TABLE_SEATS)
+        lines.append(f"| `{preset}` | {cells} |")
+    return "\n".join(lines)
+
