@@ -37,26 +37,34 @@ SMALL_SPANISH = Rules.preset("spanish").replace(bet_ladder=(1, 2), max_bet=20)
 """``spanish`` (bets after the first card, raises, reveal_hit) with a two-step ladder."""
 
 
-@pytest.fixture(scope="module")
-def spanish_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    path = tmp_path_factory.mktemp("rules") / "spanish_small.toml"
-    path.write_text(SMALL_SPANISH.to_toml(), encoding="utf-8")
-    return path
-
-
-CASES = {
+CASES: dict[str, tuple[Rules | str, dict]] = {
     # name: (solver rules, game parameters besides rules; composition SHOE)
     "pagat": ("pagat", {}),
     "catalan_pot": ("catalan", {"jackpot": 30}),
     "spanish_small": (SMALL_SPANISH, {}),
+    "spanish_declare": (SMALL_SPANISH.replace(declare_seven_and_half=True,
+                                              bank_must_chase_declared=True), {}),
 }
 """The reduced games: pagat (bets before the deal, declared 7½), catalan with a pot of
-31 chips (general-sum), spanish with bets on the first card, raises and reveals."""
+31 chips (general-sum), spanish with bets on the first card, raises and reveals, and
+spanish where a 7½ (also one that came face down by a reveal) is declared and chased."""
 
 
-def load(case: str, spanish_file: Path) -> tuple[object, Rules | str, dict]:
+@pytest.fixture(scope="module")
+def rules_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A rules file for each case whose rules are not a preset."""
+    folder = tmp_path_factory.mktemp("rules")
+    files = {}
+    for case, (rules, _extra) in CASES.items():
+        if isinstance(rules, Rules):
+            files[case] = folder / f"{case}.toml"
+            files[case].write_text(rules.to_toml(), encoding="utf-8")
+    return files
+
+
+def load(case: str, rules_files: dict[str, Path]) -> tuple[object, Rules | str, dict]:
     rules, extra = CASES[case]
-    name = str(spanish_file) if isinstance(rules, Rules) else rules
+    name = str(rules_files[case]) if isinstance(rules, Rules) else rules
     params = {"rules": name, "composition": SHOE.replace(",", "/"), **extra}
     return pyspiel.load_game(og.GAME_NAME, params), rules, extra
 
@@ -107,13 +115,13 @@ def test_bad_parameters_are_refused_by_name(text: str, words: str) -> None:
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_openspiel_random_simulation_passes(case: str, spanish_file: Path) -> None:
-    game, _rules, _extra = load(case, spanish_file)
+def test_openspiel_random_simulation_passes(case: str, rules_files: dict[str, Path]) -> None:
+    game, _rules, _extra = load(case, rules_files)
     pyspiel.random_sim_test(game, num_sims=30, serialize=False, verbose=False)
 
 
-def test_a_pot_makes_the_game_general_sum_and_pays_to_the_chip(spanish_file: Path) -> None:
-    game, _rules, _extra = load("catalan_pot", spanish_file)
+def test_a_pot_makes_the_game_general_sum_and_pays_to_the_chip(rules_files: dict[str, Path]) -> None:
+    game, _rules, _extra = load("catalan_pot", rules_files)
     assert game.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
     # bet 1 unit; the player's 7 face down, the bank's 5; the sota face up: a natural.
     state = play(game, [game.solver.layout.bet(1), "7", "5", A.HIT, "F"])
@@ -128,12 +136,12 @@ def test_a_pot_makes_the_game_general_sum_and_pays_to_the_chip(spanish_file: Pat
     assert bust.is_terminal() and bust.returns() == pytest.approx([-2.1, 2.0], abs=1e-12)
 
 
-def test_cards_come_in_table_order(spanish_file: Path) -> None:
+def test_cards_come_in_table_order(rules_files: dict[str, Path]) -> None:
     """pagat bets before the deal; spanish deals the player's card, the bank's, then bets."""
-    pagat, _r, _e = load("pagat", spanish_file)
+    pagat, _r, _e = load("pagat", rules_files)
     state = pagat.new_initial_state()
     assert state.current_player() == og.PLAYER and A.STAND not in state.legal_actions()
-    spanish, _r, _e = load("spanish_small", spanish_file)
+    spanish, _r, _e = load("spanish_small", rules_files)
     state = spanish.new_initial_state()
     seats = []
     while not state.legal_actions() or state.is_chance_node():
@@ -149,8 +157,8 @@ def info(state: object, seat: int) -> tuple[str, np.ndarray]:
     return state.information_state_string(seat), np.array(state.information_state_tensor(seat))
 
 
-def test_no_seat_sees_the_other_seats_face_down_card(spanish_file: Path) -> None:
-    game, _r, _e = load("spanish_small", spanish_file)
+def test_no_seat_sees_the_other_seats_face_down_card(rules_files: dict[str, Path]) -> None:
+    game, _r, _e = load("spanish_small", rules_files)
     bet = game.solver.layout.bet(1)
     # The player (face-down 2, a 5 face up) cannot tell the bank's 7 from its sota ...
     a = play(game, ["2", "7", bet, A.HIT, "5"])
@@ -165,9 +173,9 @@ def test_no_seat_sees_the_other_seats_face_down_card(spanish_file: Path) -> None
     assert info(c, og.PLAYER) != info(d, og.PLAYER)
 
 
-def test_the_bank_remembers_order_timing_and_reveals(spanish_file: Path) -> None:
+def test_the_bank_remembers_order_timing_and_reveals(rules_files: dict[str, Path]) -> None:
     """The forgetful view of these hands is one; the bank's information states are not."""
-    game, _r, _e = load("spanish_small", spanish_file)
+    game, _r, _e = load("spanish_small", rules_files)
     lay = game.solver.layout
     bet, rise = lay.bet(1), lay.raise_(1)
     hands = {
@@ -188,8 +196,8 @@ def test_the_bank_remembers_order_timing_and_reveals(spanish_file: Path) -> None
         "p1 bank:F bet:2 reveal:5 stand"
 
 
-def test_a_declaration_shows_the_face_down_card(spanish_file: Path) -> None:
-    game, _r, _e = load("pagat", spanish_file)
+def test_a_declaration_shows_the_face_down_card(rules_files: dict[str, Path]) -> None:
+    game, _r, _e = load("pagat", rules_files)
     state = play(game, [game.solver.layout.bet(1), "2", "7", A.HIT, "5", A.HIT, "F"])
     assert state.current_player() == og.BANK  # 2 + 5 + F = 7½ declared (RULES.md §4.5)
     assert info(state, og.BANK)[0] == "p1 bet:1 bank:7 hit:5 hit:F declare:2"
@@ -198,14 +206,31 @@ def test_a_declaration_shows_the_face_down_card(spanish_file: Path) -> None:
     assert ob.dict["player_card"].tolist() == [0, 1, 0, 0, 0, 0, 0, 0]
 
 
+def test_a_seven_and_a_half_that_came_face_down_is_declared_and_chased(
+        rules_files: dict[str, Path]) -> None:
+    # SHOE and a second sota, so that the bank has a card to chase with.
+    game = pyspiel.load_game(og.GAME_NAME, {"rules": str(rules_files["spanish_declare"]),
+                                            "composition": "0/1/0/0/1/0/1/2/0/0"})
+    # face-down 2, a 5 face up; reveal_hit turns the 2 up, the sota comes face down: 7½.
+    state = play(game, ["2", "7", game.solver.layout.bet(1), A.HIT, "5", A.REVEAL_HIT, "F"])
+    assert state.current_player() == og.BANK
+    assert info(state, og.BANK)[0] == "p1 bank:7 bet:1 hit:5 reveal:2 declare:F"
+    assert state.legal_actions() == [A.HIT]  # the bank must chase a declared 7½ (§4.6)
+    assert play(game, ["2", "7", game.solver.layout.bet(1), A.HIT, "5", A.STAND]
+                ).legal_actions() == [A.STAND, A.HIT]
+    view, bank = state.bank_key()
+    assert game.solver.describe(view.up) == "5 2 F" and view.hidden == 0
+    assert game.solver.describe(bank) == "7"
+
+
 # ------------------------------------------------------------------ the cross-check
 POLICY_PAIRS = [("threshold:5", "threshold:5"), ("random", "threshold:6"),
                 ("threshold:4", "random")]
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_nash_conv_agrees_with_the_solver(case: str, spanish_file: Path) -> None:
-    game, rules, extra = load(case, spanish_file)
+def test_nash_conv_agrees_with_the_solver(case: str, rules_files: dict[str, Path]) -> None:
+    game, rules, extra = load(case, rules_files)
     for player, bank in POLICY_PAIRS:
         ours = values.exploitability(rules, player, bank, composition=SHOE, **extra)
         theirs = exploitability.nash_conv(game, og.SolverPolicyAdapter(game, player, bank),
@@ -216,8 +241,8 @@ def test_nash_conv_agrees_with_the_solver(case: str, spanish_file: Path) -> None
         assert ours.total > 1e-3  # none of these pairs is an equilibrium
 
 
-def test_best_responses_agree_with_the_solver(spanish_file: Path) -> None:
-    game, rules, _extra = load("spanish_small", spanish_file)
+def test_best_responses_agree_with_the_solver(rules_files: dict[str, Path]) -> None:
+    game, rules, _extra = load("spanish_small", rules_files)
     policy = og.SolverPolicyAdapter(game, "threshold:5", "threshold:6")
     as_player = exploitability.best_response(game, policy, og.PLAYER)
     as_bank = exploitability.best_response(game, policy, og.BANK)
@@ -230,8 +255,8 @@ def test_best_responses_agree_with_the_solver(spanish_file: Path) -> None:
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_the_solvers_equilibrium_is_one_for_openspiel(case: str, spanish_file: Path) -> None:
-    game, rules, extra = load(case, spanish_file)
+def test_the_solvers_equilibrium_is_one_for_openspiel(case: str, rules_files: dict[str, Path]) -> None:
+    game, rules, extra = load(case, rules_files)
     eq = values.equilibrium(rules, composition=SHOE, **extra)
     policy = og.SolverPolicyAdapter(game, eq.player, eq.bank)
     theirs = exploitability.nash_conv(game, policy, return_only_nash_conv=False)

@@ -463,10 +463,11 @@ class SetteEMezzoState(pyspiel.State):
         """The solver's bank key ``(view, B)`` of this state, in ``game`` (default: own)."""
         g = game or self._g.solver
         h = self.record
-        events = h.events
+        hidden, events = h.hidden, h.events
         if h.status == DECLARED and events[-1][0] == "reveal":
-            events = events + [("shown", h.shown)]
-        return g.bank_view(h.hidden, events, h.status), self._bank_multiset(g)
+            # 7½ came face down: the solver follows the path to the reveal, then the shown card.
+            hidden, events = events[-1][1], events + [("shown", h.shown)]
+        return g.bank_view(hidden, events, h.status), self._bank_multiset(g)
 
     def information_tokens(self, player: int) -> list[str]:
         """What ``player`` has seen of the hand, in order (its information-state string)."""
