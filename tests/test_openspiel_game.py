@@ -282,3 +282,25 @@ def test_openspiel_cfr_plus_approaches_the_solvers_equilibrium() -> None:
     value = pyspiel.expected_returns(game.new_initial_state(), cfr.average_policy(), -1, True)
     assert value[0] == pytest.approx(eq.value, abs=1e-3)
     assert abs(eq.value) > 0.05  # the value is not the trivial 0
+
+
+def test_a_bank_that_remembers_exploits_the_forgetful_models_equilibrium(
+        rules_files: dict[str, Path]) -> None:
+    """The forgetful-bank equilibrium is one in its own model, not at a table with recall.
+
+    In this shoe the bank that remembers when the player bet, raised and
+    hit takes 0.2 units a hand more from the forgetful model's player;
+    OpenSpiel, whose bank information states are its whole history, finds
+    the same gain.
+    """
+    shoe = "1,1,0,1,0,1,1,0,0,0"
+    forgetful = values.equilibrium(SMALL_SPANISH, composition=shoe, recall="forgetful")
+    assert forgetful.certified  # in its own (forgetful) game
+    ours = values.exploitability(SMALL_SPANISH, forgetful.player, forgetful.bank,
+                                 composition=shoe)
+    game = pyspiel.load_game(og.GAME_NAME, {"rules": str(rules_files["spanish_small"]),
+                                            "composition": shoe.replace(",", "/")})
+    policy = og.SolverPolicyAdapter(game, forgetful.player, forgetful.bank)
+    theirs = exploitability.best_response(game, policy, og.BANK)
+    assert theirs["nash_conv"] == pytest.approx(ours.bank_gain, abs=TOL)
+    assert ours.bank_gain == pytest.approx(0.2, abs=TOL)
