@@ -30,7 +30,7 @@ import pytest
 
 import envs  # noqa: F401  (registers the ids)
 from envs import sette_e_mezzo_v0
-from envs.engine import BANK, BET, PLAY, SIDE_BET, TRANSFER
+from envs.engine import BANK, BET, PLAY, SIDE_BET, TRANSFER, Engine
 from envs.events import EVENT_TYPES
 from envs.information_state import (ENCODED_KINDS, HISTORY_KINDS, SKIPPED_KINDS,
                                     HistoryOverflow, InformationStateObserver,
@@ -417,3 +417,25 @@ def test_maskable_ppo_with_an_mlp_trains_on_the_information_state():
     obs, info = env.reset(seed=1)
     action, _ = model.predict(obs, action_masks=info["action_mask"].astype(bool))
     assert info["action_mask"][int(action)]
+
+
+def test_the_matta_and_a_card_from_a_fresh_reshuffle_are_flagged():
+    """italian: the rey of oros is the matta (§1), the rey of copas is not. catalan
+    (§3 when_empty): the first card drawn after the pile ran out mid-hand is flagged."""
+    e = play(start("italian", 2, ["1o", "2c", "Ro", "Rc"], bank=1), ["0:bet_1", "0:hit", "0:hit"])
+    reader = InformationStateReader(information_state(e, 1), "italian")
+    assert [(i.rank, i.wild) for i in reader.history() if i.kind == "card_up"] == [
+        ("R", True), ("R", False)]
+    e = Engine("catalan", 8, max_hands=None)
+    e.reset(seed=0)
+    rng = np.random.default_rng(0)
+    while not any(ev[0] == "shuffle" for ev in e.events[_last_hand(e.events):]):
+        legal = e.legal_actions()
+        e.step(1 if 1 in legal else int(rng.choice(legal)))
+    items = InformationStateReader(information_state(e, 0), "catalan").history()
+    assert [i.shuffled for i in items].count(True) == 1
+    assert next(i for i in items if i.shuffled).kind in ("card_up", "card_down")
+
+
+def _last_hand(events):
+    return max(i for i, ev in enumerate(events) if ev[0] == "hand")
