@@ -13,20 +13,18 @@ rounding, and OpenSpiel's own CFR+ must approach the solver's equilibrium.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
+import pyspiel  # open_spiel, in the dev extra: the cross-check is part of the suite
 import pytest
+from open_spiel.python.algorithms import exploitability, expected_game_score
 
-pyspiel = pytest.importorskip("pyspiel")
-
-from open_spiel.python.algorithms import exploitability  # noqa: E402
-from open_spiel.python.algorithms import expected_game_score  # noqa: E402
-
-from envs import actions as A  # noqa: E402
-from envs.rules import Rules  # noqa: E402
-from evaluate.solver import values  # noqa: E402
-from evaluate.solver import openspiel_game as og  # noqa: E402
-from evaluate.solver.game import SolverError  # noqa: E402
+from envs import actions as A
+from envs.rules import Rules
+from evaluate.solver import openspiel_game as og
+from evaluate.solver import values
+from evaluate.solver.game import SolverError
 
 TOL = 1e-9
 
@@ -62,14 +60,14 @@ def rules_files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     return files
 
 
-def load(case: str, rules_files: dict[str, Path]) -> tuple[object, Rules | str, dict]:
+def load(case: str, rules_files: dict[str, Path]) -> tuple[Any, Rules | str, dict]:
     rules, extra = CASES[case]
     name = str(rules_files[case]) if isinstance(rules, Rules) else rules
     params = {"rules": name, "composition": SHOE.replace(",", "/"), **extra}
     return pyspiel.load_game(og.GAME_NAME, params), rules, extra
 
 
-def play(game: object, moves: list[int | str]) -> object:
+def play(game: Any, moves: list[int | str]) -> Any:
     """A state after ``moves``: action indices, or card class names for chance nodes."""
     state = game.new_initial_state()
     names = list(game.solver.class_names)
@@ -153,7 +151,7 @@ def test_cards_come_in_table_order(rules_files: dict[str, Path]) -> None:
 
 
 # ------------------------------------------------------------------ information states
-def info(state: object, seat: int) -> tuple[str, np.ndarray]:
+def info(state: Any, seat: int) -> tuple[str, np.ndarray]:
     return state.information_state_string(seat), np.array(state.information_state_tensor(seat))
 
 

@@ -350,7 +350,7 @@ class SetteEMezzoState(pyspiel.State):
         bank = self._bank_multiset(g)
         res = BANK_BUST if bank == BUST else g.bank_result(bank)
         own, chips = self._g.rows(self.hand(), h.stake)
-        return [own[res] - g.ante, -chips[res]]
+        return [float(own[res] - g.ante), float(-chips[res])]
 
     def __str__(self) -> str:
         return " ".join(token for token, _seen in self.record.log)
