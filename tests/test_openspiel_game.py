@@ -96,8 +96,8 @@ def test_the_game_string_loads_with_its_parameters() -> None:
     assert game.solver.rank_counts == (0, 1, 0, 0, 1, 0, 1, 1, 0, 0)
     ranks = pyspiel.load_game(og.GAME_NAME, {"rules": "pagat", "merge_figures": False})
     assert ranks.max_chance_outcomes() == 10
-    pairs = pyspiel.load_game("python_sette_e_mezzo(rules=pagat,composition=7:0/S:0)")
-    assert pairs.solver.rank_counts == (4, 4, 4, 4, 4, 4, 0, 0, 4, 4)
+    changed = pyspiel.load_game("python_sette_e_mezzo(rules=pagat,composition=7:0/S:0)")
+    assert changed.solver.rank_counts == (4, 4, 4, 4, 4, 4, 0, 0, 4, 4)
 
 
 @pytest.mark.parametrize("text, words", [
@@ -112,13 +112,18 @@ def test_bad_parameters_are_refused_by_name(text: str, words: str) -> None:
         pyspiel.load_game(f"python_sette_e_mezzo({text})")
 
 
-@pytest.mark.parametrize("case", list(CASES))
+@pytest.mark.parametrize("case", list(CASES) + ["catalan", "pagat", "spanish"])
 def test_openspiel_random_simulation_passes(case: str, rules_files: dict[str, Path]) -> None:
-    game, _rules, _extra = load(case, rules_files)
+    """OpenSpiel's own API check, on the reduced games and on each preset's full shoe."""
+    if case in CASES:
+        game, _rules, _extra = load(case, rules_files)
+    else:
+        game = pyspiel.load_game(og.GAME_NAME, {"rules": case})
     pyspiel.random_sim_test(game, num_sims=30, serialize=False, verbose=False)
 
 
-def test_a_pot_makes_the_game_general_sum_and_pays_to_the_chip(rules_files: dict[str, Path]) -> None:
+def test_a_pot_makes_the_game_general_sum_and_pays_to_the_chip(
+        rules_files: dict[str, Path]) -> None:
     game, _rules, _extra = load("catalan_pot", rules_files)
     assert game.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
     # bet 1 unit; the player's 7 face down, the bank's 5; the sota face up: a natural.
@@ -239,6 +244,20 @@ def test_nash_conv_agrees_with_the_solver(case: str, rules_files: dict[str, Path
         assert ours.total > 1e-3  # none of these pairs is an equilibrium
 
 
+def test_agents_asked_through_observations_agree_with_the_solver() -> None:
+    """``careful`` and ``reader`` read real observations: the ten ranks are dealt apart."""
+    shoe = "0,1,0,0,1,0,1,1,0,1"  # SHOE and a rey: the sota and the rey are two classes
+    game = pyspiel.load_game(og.GAME_NAME, {"rules": "pagat", "composition": shoe.replace(",", "/"),
+                                            "merge_figures": False})
+    ours = values.exploitability("pagat", "careful", "reader", composition=shoe)
+    assert not ours.game.merge_figures
+    theirs = exploitability.nash_conv(game, og.SolverPolicyAdapter(game, "careful", "reader"),
+                                      return_only_nash_conv=False)
+    assert theirs.player_improvements == pytest.approx([ours.player_gain, ours.bank_gain],
+                                                       abs=TOL)
+    assert min(ours.player_gain, ours.bank_gain) > 1e-3
+
+
 def test_best_responses_agree_with_the_solver(rules_files: dict[str, Path]) -> None:
     game, rules, _extra = load("spanish_small", rules_files)
     policy = og.SolverPolicyAdapter(game, "threshold:5", "threshold:6")
@@ -253,7 +272,8 @@ def test_best_responses_agree_with_the_solver(rules_files: dict[str, Path]) -> N
 
 
 @pytest.mark.parametrize("case", list(CASES))
-def test_the_solvers_equilibrium_is_one_for_openspiel(case: str, rules_files: dict[str, Path]) -> None:
+def test_the_solvers_equilibrium_is_one_for_openspiel(case: str,
+                                                      rules_files: dict[str, Path]) -> None:
     game, rules, extra = load(case, rules_files)
     eq = values.equilibrium(rules, composition=SHOE, **extra)
     policy = og.SolverPolicyAdapter(game, eq.player, eq.bank)
