@@ -24,6 +24,16 @@ refused with one error naming both versions and the actions that differ
 (:func:`check_action_layout`). A description written before the layout was
 versioned has no such record and reads as version 1, the layout of that time.
 
+**What it was trained on.** The description records ``observation_type``:
+``"observation"`` (the seat's observation vector; a description without the
+key was written before information states existed and reads so) or
+``"information_state"`` (the seat's perfect recall of the hand, RULES.md
+§8.10, as the views give it with ``observation_type="information_state"``).
+The agent says which (:attr:`LearnedAgent.observation_type`): the table loop
+(:class:`agents.seating.Table`) and the solver's queries give each agent the
+vector it was trained on; anywhere only the observation can be given, an
+information-state model refuses it with a message saying so.
+
 The trained network is a small MLP, and one observation at a time through
 torch costs far more than the game step it decides. So the agent holds the
 actor's weights in numpy and evaluates ``argmax`` of the masked logits
@@ -53,6 +63,8 @@ MODEL_FILE = "model.zip"
 INFO_ENTRY = "sette-model.json"
 """The JSON description inside a model zip, beside SB3's ``policy.pth``."""
 INFO_FORMAT, INFO_VERSION = "sette-model", 1
+OBSERVATION_TYPES = ("observation", "information_state")
+"""What a model may have been trained on (the views' ``observation_type``)."""
 TRUST_ENV = "SETTE_TRUST_MODEL"
 """Set to ``1`` (what ``--trust-model`` does) to unpickle model files without a description."""
 _ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
@@ -95,6 +107,8 @@ class ModelInfo:
     ``action_layout_version`` is the version of the action layout
     (:mod:`envs.actions`) that ``action_names`` follow; a description without
     it was written before layouts had versions and reads as version 1.
+    ``observation_type`` is what the network was given (:data:`OBSERVATION_TYPES`;
+    absent: written before information states, ``"observation"``).
     """
 
     role: str
@@ -108,6 +122,7 @@ class ModelInfo:
     n_updates: int = 0
     rules_values: dict[str, Any] = field(default_factory=dict)
     action_layout_version: int = ACTION_LAYOUT_VERSION
+    observation_type: str = "observation"
 
     def to_json(self) -> str:
         data = {"format": INFO_FORMAT, "version": INFO_VERSION, **asdict(self)}
@@ -143,10 +158,14 @@ class ModelInfo:
         if not isinstance(layout, int) or isinstance(layout, bool) or layout < 1:
             raise ValueError(f"{source}: {INFO_ENTRY} needs 'action_layout_version' as an "
                              f"int from 1, got {layout!r}")
+        observation_type = data.get("observation_type", "observation")  # absent: before
+        if observation_type not in OBSERVATION_TYPES:                    # information states
+            raise ValueError(f"{source}: observation_type {observation_type!r} is not "
+                             f"supported; supported: {', '.join(OBSERVATION_TYPES)}")
         return cls(data["role"], data["rules"], data["num_seats"], data["observation_size"],
                    tuple(str(a) for a in data["action_names"]), tuple(data["net_arch"]),
                    data["activation"], data["timesteps"], data["n_updates"],
-                   data["rules_values"], layout)
+                   data["rules_values"], layout, observation_type)
 
 
 def write_info(file: Path, info: ModelInfo) -> None:
@@ -240,12 +259,18 @@ class LearnedAgent(Agent):
 
     Build it with :func:`load_model`, or from a live model with :meth:`from_policy`.
     ``num_seats`` (when known) is the table size it was trained for: seated at
-    another, it says so and names the model.
+    another, it says so and names the model. ``observation_type`` is what it
+    was trained on and must be given (module docstring).
     """
 
     def __init__(self, layers: list[_Layer], obs_size: int, source: str = "policy",
-                 num_seats: int | None = None, info: ModelInfo | None = None) -> None:
+                 num_seats: int | None = None, info: ModelInfo | None = None,
+                 observation_type: str = "observation") -> None:
+        if observation_type not in OBSERVATION_TYPES:
+            raise ValueError(f"observation_type {observation_type!r} is not one of "
+                             f"{', '.join(OBSERVATION_TYPES)}")
         self.layers = layers
+        self.observation_type = observation_type
         self.obs_size = obs_size
         self.num_actions = len(layers[-1][1])
         self.source = source
@@ -254,8 +279,10 @@ class LearnedAgent(Agent):
         self.spec = f"model:{source}"
 
     @classmethod
-    def from_policy(cls, policy: Any, source: str = "policy") -> "LearnedAgent":
-        """Copy the actor of a live SB3 ``ActorCriticPolicy`` with an MLP extractor."""
+    def from_policy(cls, policy: Any, source: str = "policy",
+                    observation_type: str = "observation") -> "LearnedAgent":
+        """Copy the actor of a live SB3 ``ActorCriticPolicy`` with an MLP extractor,
+        trained on ``observation_type``."""
         import torch.nn as nn
 
         layers: list[_Layer] = []
@@ -272,7 +299,8 @@ class LearnedAgent(Agent):
                 raise ValueError(f"{source}: layer {module!r} is not supported in a policy "
                                  f"network; use Linear layers with Tanh or ReLU")
         layers.append(_numpy_layer(policy.action_net.weight, policy.action_net.bias, None))
-        return cls(layers, int(np.prod(policy.observation_space.shape)), source)
+        return cls(layers, int(np.prod(policy.observation_space.shape)), source,
+                   observation_type=observation_type)
 
     @classmethod
     def from_state(cls, state: dict[str, Any], info: ModelInfo, source: str) -> "LearnedAgent":
@@ -290,7 +318,8 @@ class LearnedAgent(Agent):
             layers.append(_numpy_layer(weight, bias,
                                        None if key == "action_net" else info.activation))
             rows = size
-        return cls(layers, info.observation_size, source, info.num_seats, info)
+        return cls(layers, info.observation_size, source, info.num_seats, info,
+                   info.observation_type)
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
         """Unmasked action logits of one observation."""
@@ -304,7 +333,19 @@ class LearnedAgent(Agent):
         return x
 
     def _mismatch(self, length: int) -> str:
-        """Why an observation does not fit: the table size, in the command line's words."""
+        """Why an observation does not fit: an observation given to a model trained on the
+        information state, or the table size, in the command line's words."""
+        if self.observation_type == "information_state":
+            if _seats_of(length) is not None:
+                return (f"model {self.source} was trained on the information state "
+                        f"({self.obs_size} entries), but it was given an observation "
+                        f"({length} entries), which does not hold the hand's history; "
+                        f"seat it where the information state is given: a view or env with "
+                        f"observation_type='information_state', sette evaluate, sette "
+                        f"report or sette solve")
+            return (f"model {self.source} was trained on information states of length "
+                    f"{self.obs_size} but got {length}; use the table it was trained for "
+                    f"({self.num_seats or '?'} seats, rules {self._rules()})")
         table, trained = _seats_of(length), self.num_seats or _seats_of(self.obs_size)
         if trained is None or table is None:
             return (f"model {self.source} was trained on observations of length "
@@ -314,7 +355,7 @@ class LearnedAgent(Agent):
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         if len(action_mask) != self.num_actions:
-            rules = f" ({self.info.rules})" if self.info is not None else ""
+            rules = f" ({self._rules()})" if self.info is not None else ""
             raise ValueError(f"model {self.source} was trained with {self.num_actions} actions "
                              f"but this table has {len(action_mask)}: its bet ladder differs; "
                              f"play it on the rules it was trained on{rules}")
@@ -324,6 +365,11 @@ class LearnedAgent(Agent):
         if not action_mask[action]:
             raise ValueError("the action mask allows no action")
         return action
+
+
+    def _rules(self) -> str:
+        """The rules the model was trained on, as its description names them."""
+        return self.info.rules if self.info is not None else "?"
 
 
 def _seats_of(length: int) -> int | None:

@@ -125,16 +125,39 @@ class FinishedHand:
         self.net = net
 
 
+def _reads_information_state(policy: Policy) -> bool:
+    """Whether ``policy`` (either side of a ``PLAYER|BANK`` seat) was trained on the
+    information state (its ``observation_type``, :mod:`agents.learned`)."""
+    return any(getattr(role_policy(policy, role), "observation_type", "observation")
+               == "information_state" for role in ("player", "bank"))
+
+
 class Table:
     """An engine and its observer on which whole tables are played, one policy per seat.
 
     The shoe, the jackpot and the chip stacks carry over inside a table of
     ``table_hands`` hands, as at a real one; every call deals a fresh table.
+    A policy whose ``observation_type`` is ``"information_state"`` is given
+    the seat's information state (:mod:`envs.information_state`), every
+    other one its observation.
     """
 
     def __init__(self, rules: Rules, num_seats: int, table_hands: int) -> None:
         self.engine = Engine(rules, num_seats, max_hands=table_hands)
         self.observer = Observer(self.engine)
+        self._states: Any = None  # an InformationStateObserver, made when first needed
+
+    def _decide(self, policy: Policy, seat: int) -> int:
+        """The action of ``policy`` in ``seat``, given the vector its side was trained on."""
+        engine = self.engine
+        side = role_policy(policy, "bank" if engine.bank == seat else "player")
+        if getattr(side, "observation_type", "observation") == "information_state":
+            if self._states is None:
+                from envs.information_state import InformationStateObserver
+
+                self._states = InformationStateObserver(engine, self.observer)
+            return side.act(self._states.observe(seat), engine.action_mask())
+        return side.act(self.observer.observe(seat), engine.action_mask())
 
     def hands(self, policies: Sequence[Policy], seed: int, bank: int | None = None
               ) -> Iterator[FinishedHand]:
@@ -153,9 +176,13 @@ class Table:
             engine.order
         first_event = len(engine.events)
         net = [0.0] * n
+        recall = any(_reads_information_state(p) for p in policies)
         while not engine.over:
             seat = engine.actor
-            engine.step(policies[seat].act(observe(seat), engine.action_mask()))
+            if recall:
+                engine.step(self._decide(policies[seat], seat))
+            else:
+                engine.step(policies[seat].act(observe(seat), engine.action_mask()))
             if engine.rewarded:
                 net = [a + b for a, b in zip(net, engine.pending_rewards)]
             if engine.hands_played != hand_no:

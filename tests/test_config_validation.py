@@ -50,12 +50,16 @@ BAD: dict[str, tuple[str, str]] = {
     "player.table_players": ("[]", "player.table_players must be a non-empty list of agent "
                                    "specs"),
     "player.ppo": ("3", "player.ppo must be a table of [ppo] keys, got 3"),
+    "player.information_state_model": ("1", "player.information_state_model must be true or "
+                                            "false, got 1"),
     "bank.timesteps": ("0", "bank.timesteps=0 is out of range; allowed: >= 1"),
     "bank.opponents": ("['threshold:99']", "bank.opponents: threshold 99.0 is outside "
                                            "0.5..7.5 points"),
     "bank.table_players": ("['careful:x']", "bank.table_players: agent spec 'careful:x': "
                                             "'x' is not a number"),
     "bank.ppo": ("{ lr = 0.1 }", "bank.ppo: unknown key 'lr'; [ppo] keys are: activation"),
+    "bank.information_state_model": ("'yes'", "bank.information_state_model must be true or "
+                                              "false, got 'yes'"),
     "selfplay.rounds": ("-1", "selfplay.rounds=-1 is out of range; allowed: >= 0"),
     "selfplay.player_timesteps": ("0", "selfplay.player_timesteps=0 is out of range"),
     "selfplay.bank_timesteps": ("-3", "selfplay.bank_timesteps=-3 is out of range"),

@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 from agents import make_agent
-from envs.single_seat import PlayerEnv
+from agents.learned import ModelInfo, load_model, read_info
+from envs.single_seat import BankEnv, PlayerEnv
 from train import config as cfg
 from train.cli import main
 
@@ -30,21 +31,50 @@ def test_default_train_runs_every_stage_and_reports(tmp_path: Path, capsys,
     record = json.loads((run / "run.json").read_text())
     assert record["seed"] == 3 and record["command"] == "all"
     stages = [json.loads(p.read_text())["timesteps"] for p in run.rglob("stage.json")]
-    assert len(stages) == 4  # player, bank, one self-play round of each
+    assert len(stages) == 5  # player, bank, the bank on the information state, one round each
     [start] = record["starts"]
     assert (start["outcome"], start["from_step"], start["steps"]) == ("finished", 0,
                                                                       sum(stages))
     assert 0 < start["train_s"] <= start["wall_s"] == record["total_s"]
     assert {"torch", "sb3-contrib", "gymnasium"} <= set(record["versions"])
     assert cfg.load(run / "config.toml").run.seed == 3
-    for stage in ("player", "bank", "selfplay/round1-player", "selfplay/round1-bank",
-                  "selfplay/player", "selfplay/bank"):
+    for stage in ("player", "bank", "bank-information-state", "selfplay/round1-player",
+                  "selfplay/round1-bank", "selfplay/player", "selfplay/bank"):
         assert (run / stage / "model.zip").is_file(), stage
+    assert record["models"]["information-state bank"] == "bank-information-state/model.zip"
+    assert read_info(run / "bank-information-state" / "model.zip").observation_type == \
+        "information_state"
+    assert read_info(run / "bank" / "model.zip").observation_type == "observation"
+    assert "`learned information-state bank`" in (run / "evaluation.md").read_text()
+    # Only the observation can be given to an opponent inside a view: the model says so.
+    recall_bank = load_model(run / "bank-information-state")
+    view = BankEnv("catalan", 2, opponents="careful", seat=1)
+    obs, _info = view.reset(seed=0)
+    with pytest.raises(ValueError, match="trained on the information state .* given an "
+                                         "observation .* observation_type='information_state'"):
+        recall_bank.act(obs, view.action_masks())
+    recall_view = BankEnv("catalan", 2, opponents="careful", seat=1,
+                          observation_type="information_state")
+    state, _info = recall_view.reset(seed=0)
+    assert recall_view.action_masks()[recall_bank.act(state, recall_view.action_masks())]
     assert list((run / "player" / "tensorboard").rglob("events.out.tfevents.*"))
     assert list((run / "player" / "checkpoints").glob("ckpt_*_steps.zip"))
     assert "vs best threshold" in (run / "evaluation.md").read_text()
     stage = json.loads((run / "player" / "stage.json").read_text())
     assert 0 < stage["env_share"] < 1 and "reader" in stage["eval"]
+
+
+def test_a_model_description_says_what_the_model_was_trained_on() -> None:
+    info = ModelInfo("bank", "catalan", 2, 300, ("stand", "hit"), (16,), "tanh", 512,
+                     observation_type="information_state")
+    assert ModelInfo.from_json(info.to_json(), "m").observation_type == "information_state"
+    before = json.loads(info.to_json())
+    del before["observation_type"]  # written before information states existed
+    assert ModelInfo.from_json(json.dumps(before), "m").observation_type == "observation"
+    before["observation_type"] = "pixels"
+    with pytest.raises(ValueError, match="observation_type 'pixels' is not supported; "
+                                         "supported: observation, information_state"):
+        ModelInfo.from_json(json.dumps(before), "m")
 
 
 @pytest.mark.parametrize("command", ["bank", "selfplay"])

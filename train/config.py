@@ -236,11 +236,20 @@ class StageConfig:
     seats when the learner plays (tables of three seats or more). A spec is
     any form ``sette evaluate`` takes (:mod:`agents.registry`): ``careful``,
     ``threshold:5``, a model path, ``PLAYER|BANK``.
+
+    ``information_state_model`` trains a second model of the role beside the
+    first, on the seat's information state (its perfect recall of the hand,
+    RULES.md §8.10; ``observation_type="information_state"`` of the views)
+    instead of the observation: same opponents, steps, PPO settings and seed,
+    in ``RUN/<role>-information-state``. Self-play goes on from the
+    observation model only (the pools' policies are given observations).
     """
 
     timesteps: int = _key(_integer(1))
     opponents: list = _key(_SPECS, agents=_spec_list)
     table_players: list = _key(_SPECS, factory=lambda: ["careful"], agents=_spec_list)
+    # also train a model on the information state (RUN/<role>-information-state)
+    information_state_model: bool = _key(_flag, False)
     # [ppo] keys overridden for this stage only
     ppo: dict = _key(_ppo_table, factory=dict)
 
@@ -287,8 +296,10 @@ class TrainConfig:
     player: StageConfig = field(default_factory=lambda: StageConfig(
         timesteps=500_000, opponents=["reader"],
         ppo={"learning_rate": 1e-4, "n_steps": 512, "batch_size": 512}))
+    # The bank also learns on the information state: a bank that remembers the
+    # order and timing of the player's play (RULES.md §8.10), reported beside it.
     bank: StageConfig = field(default_factory=lambda: StageConfig(
-        timesteps=150_000, opponents=["careful"]))
+        timesteps=150_000, opponents=["careful"], information_state_model=True))
     selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig)
     evaluate: EvalConfig = field(default_factory=EvalConfig)
 

@@ -9,6 +9,9 @@ A run directory holds everything needed to understand and continue a run::
                          relative to RUN)
       player/            stage: the player against the baseline banks
       bank/              stage: the bank against the baseline players
+      bank-information-state/
+                         stage: a second bank, trained on the information state
+                         (``bank.information_state_model``; likewise for the player)
       selfplay/          round<k>-player/, round<k>-bank/, and the final player/, bank/
       evaluation.md      the closing table (also evaluation.json)
 
@@ -24,6 +27,14 @@ the rule-based baselines and at most ``selfplay.pool_size`` learned policies
 (the newest), so it stays bounded however many rounds run. It starts with
 the players and banks of the first two stages, and each round's networks go
 on from the previous round's.
+
+**Information-state models.** A stage with ``information_state_model = true``
+(the bank's, by default) trains a second model of its role beside the first,
+on the seat's information state — its perfect recall of the hand's public
+play, RULES.md §8.10 — instead of the observation: the same opponents,
+steps, PPO settings and seed, in ``RUN/<role>-information-state``. It is
+compared in the closing table and reported beside the observation model;
+self-play goes on from the observation models only.
 """
 
 from __future__ import annotations
@@ -46,6 +57,8 @@ from train import config as cfg
 from train.config import TrainConfig
 from train.ppo import latest_checkpoint, seeds_for, train_stage
 
+INFORMATION_STATE = "information_state"
+"""The ``observation_type`` of the views an information-state model trains on."""
 PACKAGES = ("sette-e-mezzo", "torch", "stable-baselines3", "sb3-contrib", "gymnasium",
             "pettingzoo", "numpy")
 RUN_FILE, CONFIG_FILE = "run.json", "config.toml"
@@ -145,6 +158,25 @@ class Run:
                            {"players": list(players.values())}, c.timesteps, self.seeds[1],
                            players, next(iter(players.values())))
 
+    def information_state(self, role: str) -> Path:
+        """A second model of ``role`` on the information state (module docstring)."""
+        c = getattr(self.config, role)
+        folder = self.dir / information_state_stage(role)
+        self._enter(f"{role} on the information state", folder)
+        others = _agents(c.opponents, self.rules)
+        self.log(f"{role} on the information state: against {', '.join(others)}, "
+                 f"{c.timesteps} steps")
+        if role == "player":
+            table_players = list(_agents(c.table_players, self.rules).values())
+            opponents: dict[str, Any] = {"bank": list(others.values()),
+                                         "players": table_players}
+            seed, first = self.seeds[0], table_players[0]
+        else:
+            opponents = {"players": list(others.values())}
+            seed, first = self.seeds[1], next(iter(others.values()))
+        return train_stage(folder, role, self.config, opponents, c.timesteps, seed, others,
+                           first, observation_type=INFORMATION_STATE)
+
     def selfplay(self, player: Path | None, bank: Path | None) -> tuple[Path, Path]:
         """Alternate rounds against bounded pools (``[selfplay]``); returns the final models."""
         c = self.config.selfplay
@@ -210,10 +242,11 @@ class Run:
         models: dict[str, Path] = {}
         trained: float | None = None  # seconds the stages took
         try:
-            if command in ("all", "player"):
-                models["player"] = self.player()
-            if command in ("all", "bank"):
-                models["bank"] = self.bank()
+            for role, stage in (("player", self.player), ("bank", self.bank)):
+                if command in ("all", role):
+                    models[role] = stage()
+                    if getattr(self.config, role).information_state_model:
+                        models[f"information-state {role}"] = self.information_state(role)
             if command in ("all", "selfplay"):
                 sp_player, sp_bank = self.selfplay(models.get("player"), models.get("bank"))
                 models["selfplay player"], models["selfplay bank"] = sp_player, sp_bank
@@ -253,7 +286,9 @@ class Run:
 
     def _stage_dirs(self) -> list[Path]:
         rounds = self.config.selfplay.rounds
-        return [self.dir / "player", self.dir / "bank"] + [
+        twins = [self.dir / information_state_stage(role) for role in ("player", "bank")
+                 if getattr(self.config, role).information_state_model]
+        return [self.dir / "player", self.dir / "bank"] + twins + [
             self.dir / "selfplay" / f"round{k}-{role}"
             for k in range(1, rounds + 1) for role in ("player", "bank")]
 
@@ -284,6 +319,11 @@ class Run:
                                                   encoding="utf-8")
         print(text, flush=True)
         return text
+
+
+def information_state_stage(role: str) -> str:
+    """The folder of ``role``'s information-state model in a run (module docstring)."""
+    return f"{role}-information-state"
 
 
 def _stage_steps(stage_dir: Path) -> int:

@@ -64,10 +64,12 @@ _CKPT = re.compile(r"ckpt_(\d+)_steps\.zip$")
 
 
 def make_view(role: str, rules: Rules, num_seats: int, table_hands: int,
-              opponents: Mapping[str, Any]) -> PlayerEnv | BankEnv:
-    """The single-seat view a ``role`` trains on (a picklable factory for worker processes)."""
+              opponents: Mapping[str, Any], observation_type: str = "observation"
+              ) -> PlayerEnv | BankEnv:
+    """The single-seat view a ``role`` trains on (a picklable factory for worker processes);
+    ``observation_type``: what the learner is given (the views' keyword)."""
     return VIEWS[role](rules=rules, num_seats=num_seats, opponents=dict(opponents),
-                       table_hands=table_hands)
+                       table_hands=table_hands, observation_type=observation_type)
 
 
 class EnvTimer(VecEnvWrapper):
@@ -98,11 +100,12 @@ class EnvTimer(VecEnvWrapper):
 
 
 def make_vec_env(role: str, config: TrainConfig, opponents: Mapping[str, Any],
-                 seed: int) -> EnvTimer:
+                 seed: int, observation_type: str = "observation") -> EnvTimer:
     """``run.n_envs`` views of ``role``, vectorised, monitored and timed."""
     table = config.table
     rules = Rules.resolve(table.rules)
-    factory = partial(make_view, role, rules, table.num_seats, table.table_hands, opponents)
+    factory = partial(make_view, role, rules, table.num_seats, table.table_hands, opponents,
+                      observation_type)
     fns: list[Callable[[], Any]] = [factory] * config.run.n_envs
     venv: VecEnv = VEC_ENV_CLASSES[config.run.vec_env](fns)
     venv.seed(seed)
@@ -116,11 +119,12 @@ class StageCallback(BaseCallback):
 
     def __init__(self, stage_dir: Path, role: str, config: TrainConfig,
                  baselines: Mapping[str, Policy], table_players: Policy,
-                 timer: EnvTimer) -> None:
+                 timer: EnvTimer, observation_type: str = "observation") -> None:
         super().__init__()
         self.stage_dir = stage_dir
         self.role = role
         self.config = config
+        self.observation_type = observation_type
         self.baselines = baselines
         self.table_players = table_players
         self.timer = timer
@@ -139,7 +143,8 @@ class StageCallback(BaseCallback):
         if steps >= self._next_checkpoint:
             self._next_checkpoint += self.config.run.checkpoint_every
             save_checkpoint(self.model, self.stage_dir, steps,
-                            model_info(self.model, self.role, self.config))
+                            model_info(self.model, self.role, self.config,
+                                       self.observation_type))
         if steps >= self._next_eval:
             self._next_eval += self.config.run.eval_every
             self.evaluate()
@@ -147,7 +152,8 @@ class StageCallback(BaseCallback):
 
     def evaluate(self) -> dict[str, float]:
         """EV of the current policy against each baseline (TensorBoard ``eval/ev_vs_<spec>``)."""
-        learned = LearnedAgent.from_policy(self.model.policy)
+        learned = LearnedAgent.from_policy(self.model.policy,
+                                           observation_type=self.observation_type)
         table = self.config.table
         results = {}
         for spec, opponent in self.baselines.items():
@@ -193,8 +199,10 @@ def save_model(model: MaskablePPO, path: Path, info: ModelInfo) -> Path:
     return path
 
 
-def model_info(model: MaskablePPO, role: str, config: TrainConfig) -> ModelInfo:
-    """The description of a model of ``role`` trained under ``config`` (module docstring)."""
+def model_info(model: MaskablePPO, role: str, config: TrainConfig,
+               observation_type: str = "observation") -> ModelInfo:
+    """The description of a model of ``role`` trained under ``config`` on
+    ``observation_type`` (module docstring)."""
     table, ppo = config.table, config.stage_ppo(role)
     rules = Rules.resolve(table.rules)
     return ModelInfo(role=role, rules=table.rules, num_seats=table.num_seats,
@@ -203,7 +211,8 @@ def model_info(model: MaskablePPO, role: str, config: TrainConfig) -> ModelInfo:
                      net_arch=tuple(ppo.net_arch), activation=ppo.activation,
                      timesteps=int(model.num_timesteps), n_updates=int(model._n_updates),
                      rules_values=rules.to_dict(),
-                     action_layout_version=ACTION_LAYOUT_VERSION)
+                     action_layout_version=ACTION_LAYOUT_VERSION,
+                     observation_type=observation_type)
 
 
 def new_model(env: VecEnv, ppo: PPOConfig, stage_dir: Path, seed: int) -> MaskablePPO:
@@ -218,7 +227,7 @@ def new_model(env: VecEnv, ppo: PPOConfig, stage_dir: Path, seed: int) -> Maskab
 
 
 def restore_model(path: Path, env: VecEnv, role: str, config: TrainConfig, stage_dir: Path,
-                  seed: int) -> MaskablePPO:
+                  seed: int, observation_type: str = "observation") -> MaskablePPO:
     """A saved model ready to train on, rebuilt without unpickling (module docstring).
 
     The network, the optimizer's state and the step count come from the file;
@@ -235,9 +244,9 @@ def restore_model(path: Path, env: VecEnv, role: str, config: TrainConfig, stage
         return MaskablePPO.load(path, env=env, device="cpu")
     check_action_layout(info, repr(str(path)))
     model = new_model(env, config.stage_ppo(role), stage_dir, seed)
-    expected = model_info(model, role, config)
-    for key in ("role", "num_seats", "observation_size", "action_names", "net_arch",
-                "activation"):
+    expected = model_info(model, role, config, observation_type)
+    for key in ("role", "num_seats", "observation_type", "observation_size", "action_names",
+                "net_arch", "activation"):
         if getattr(info, key) != getattr(expected, key):
             raise ValueError(f"{str(path)!r} was saved with {key} = {getattr(info, key)!r} "
                              f"but this run's config gives {getattr(expected, key)!r}; it "
@@ -258,13 +267,16 @@ def _policy_kwargs(ppo: PPOConfig) -> dict[str, Any]:
 def train_stage(stage_dir: Path, role: str, config: TrainConfig,
                 opponents: Mapping[str, Any], timesteps: int, seed: int,
                 baselines: Mapping[str, Policy], table_players: Policy,
-                init_from: Path | None = None, log: Callable[[str], None] = print) -> Path:
+                init_from: Path | None = None, log: Callable[[str], None] = print,
+                observation_type: str = "observation") -> Path:
     """Train (or finish training) one stage and return its ``model.zip`` (module doc).
 
     ``opponents``: the view's opponents (``{"bank": ..., "players": ...}``);
     ``baselines``: spec -> policy of the other role, evaluated against
     periodically; ``init_from``: a model to start from instead of fresh
-    weights (self-play rounds continue the previous round's network).
+    weights (self-play rounds continue the previous round's network);
+    ``observation_type``: what the learner is given (the views' keyword), recorded
+    in the model's description.
     """
     stage_dir.mkdir(parents=True, exist_ok=True)
     model_file = stage_dir / MODEL_FILE
@@ -272,24 +284,25 @@ def train_stage(stage_dir: Path, role: str, config: TrainConfig,
         log(f"  {stage_dir.name}: done already ({model_file})")
         return model_file
     torch.set_num_threads(config.run.torch_threads)
-    env = make_vec_env(role, config, opponents, seed)
+    env = make_vec_env(role, config, opponents, seed, observation_type)
     ppo = config.stage_ppo(role)
     checkpoint = latest_checkpoint(stage_dir)
     if checkpoint is not None:
         path, done_steps = checkpoint
         log(f"  {stage_dir.name}: resuming from {path.name} ({done_steps} steps done)")
-        model = restore_model(path, env, role, config, stage_dir, seed)
+        model = restore_model(path, env, role, config, stage_dir, seed, observation_type)
     elif init_from is not None:
         done_steps = 0
         log(f"  {stage_dir.name}: starting from {init_from}")
-        model = restore_model(init_from, env, role, config, stage_dir, seed)
+        model = restore_model(init_from, env, role, config, stage_dir, seed, observation_type)
         model.tensorboard_log = str(stage_dir / "tensorboard")
         model.set_random_seed(seed)
     else:
         done_steps = 0
         model = new_model(env, ppo, stage_dir, seed)
     remaining = max(timesteps - done_steps, 0)
-    callback = StageCallback(stage_dir, role, config, baselines, table_players, env)
+    callback = StageCallback(stage_dir, role, config, baselines, table_players, env,
+                             observation_type)
     bar = ProgressBarCallback() if config.run.progress_bar else None
     started = time.perf_counter()
     try:
@@ -299,10 +312,10 @@ def train_stage(stage_dir: Path, role: str, config: TrainConfig,
         wall = time.perf_counter() - started
         final_eval = callback.evaluate()
     except KeyboardInterrupt:
-        _stop(model, stage_dir, role, config, env, done_steps, bar)
+        _stop(model, stage_dir, role, config, env, done_steps, bar, observation_type)
         raise
     model.logger.dump(model.num_timesteps)
-    save_model(model, model_file, model_info(model, role, config))
+    save_model(model, model_file, model_info(model, role, config, observation_type))
     env.close()
     share = env.seconds / max(wall, 1e-9)
     ran = int(model.num_timesteps) - done_steps
@@ -319,14 +332,15 @@ def train_stage(stage_dir: Path, role: str, config: TrainConfig,
 
 
 def _stop(model: MaskablePPO, stage_dir: Path, role: str, config: TrainConfig,
-          env: VecEnv, done_steps: int, bar: ProgressBarCallback | None) -> None:
+          env: VecEnv, done_steps: int, bar: ProgressBarCallback | None,
+          observation_type: str = "observation") -> None:
     """After a Ctrl-C: close the progress bar, keep the steps run as a checkpoint,
     flush TensorBoard, close the envs."""
     if bar is not None and hasattr(bar, "pbar"):  # the bar exists once training started
         bar.pbar.close()
     if model.num_timesteps > done_steps:
         save_checkpoint(model, stage_dir, model.num_timesteps,
-                        model_info(model, role, config))
+                        model_info(model, role, config, observation_type))
     try:
         logger = model.logger  # made by learn(); absent if stopped before it began
     except AttributeError:
