@@ -176,6 +176,47 @@ def test_no_seat_sees_the_other_seats_face_down_card(rules_files: dict[str, Path
     assert info(c, og.PLAYER) != info(d, og.PLAYER)
 
 
+@pytest.mark.parametrize("case", ["pagat", "spanish_declare"])
+def test_information_states_hold_what_the_seat_saw_and_nothing_else(
+        case: str, rules_files: dict[str, Path]) -> None:
+    """Over every decision of a reduced game, for the seat to act:
+
+    * its string and its tensor say the same (one determines the other);
+    * they are a function of what the seat saw — the bank: its own cards,
+      the public events, the status and a declaration's shown card, never the
+      player's face-down card; the player: its face-down card and the
+      public events — and they fix the legal actions;
+    * they are as fine as the solver's perfect-recall keys: one player
+      string per player node, and one bank view (with the history) and
+      bank multiset per bank string.
+    """
+    from open_spiel.python.algorithms import get_all_states
+
+    game, _r, _e = load(case, rules_files)
+    states = get_all_states.get_all_states(game, -1, False, False).values()
+    by_string: dict[str, set] = {}
+    by_tensor: dict[bytes, set] = {}
+    by_seen: dict[tuple, set] = {}
+    by_key: dict[tuple, set] = {}
+    for state in states:
+        seat, h = state.current_player(), state.record
+        text, tensor = info(state, seat)
+        by_string.setdefault(text, set()).add(
+            (tensor.tobytes(), tuple(state.legal_actions()),
+             state.player_node() if seat == og.PLAYER else state.bank_key()))
+        by_tensor.setdefault(tensor.tobytes(), set()).add(text)
+        seen = ((tuple(h.bank_cards), h.shown) if seat == og.BANK else (h.hidden,)) + (
+            seat, tuple(h.events), h.status)
+        by_seen.setdefault(seen, set()).add(text)
+        if seat == og.PLAYER:
+            by_key.setdefault(state.player_node(), set()).add(text)
+    assert all(len(v) == 1 for v in by_string.values())
+    assert all(len(v) == 1 for v in by_tensor.values())
+    assert all(len(v) == 1 for v in by_seen.values())
+    assert all(len(v) == 1 for v in by_key.values())
+    assert {s.current_player() for s in states} == {og.PLAYER, og.BANK}
+
+
 def test_the_bank_remembers_order_timing_and_reveals(rules_files: dict[str, Path]) -> None:
     """The forgetful view of these hands is one; the bank's information states are not."""
     game, _r, _e = load("spanish_small", rules_files)
