@@ -115,10 +115,10 @@ def engine_state(game: HeadsUpGame, engine: Engine) -> tuple[str, object]:
         return "bank", (view, mset(engine.bank_hand.cards))
     h = game.class_of_rank(rank_of(down[0])) if down else -1
     if engine.phase == BET:
-        return "player", (NODE_BET, h, mset(up), 0, False)
+        return "player", (NODE_BET, h, mset(up), 0, False, None)
     room = min(r.max_bet - hand.bet, engine.chips[0])
     raised = engine.raised and r.bet_ladder[0] * r.min_bet <= room
-    return "player", (NODE_PLAY, h, mset(up), stake, raised)
+    return "player", (NODE_PLAY, h, mset(up), stake, raised, None)
 
 
 class RaiserAgent(Agent):
@@ -149,14 +149,14 @@ def test_tiny_shoe_values_computed_by_hand() -> None:
     # first card 7: hit 7 (1/3) busts, a figure (2/3) is a natural the bank cannot beat;
     # first card F: a 7 (2/3) is a natural, a figure (1/3) gives 1, then the last 7 busts.
     shoe = "0,0,0,0,0,0,2,2,0,0"
-    ev = evaluate("pagat", "threshold:7.5", "threshold:0.5", composition=shoe).ev
+    ev = evaluate("pagat", "threshold:7.5", "threshold:0.5", composition=shoe, recall="forgetful").ev
     assert ev == pytest.approx(1 / 3, abs=1e-12)
     # spanish pays 2 for every 7½: 2/3 * 2 - 1/3 = 1 in both cases.
-    ev = evaluate("spanish", "threshold:7.5", "threshold:0.5", composition=shoe).ev
+    ev = evaluate("spanish", "threshold:7.5", "threshold:0.5", composition=shoe, recall="forgetful").ev
     assert ev == pytest.approx(1.0, abs=1e-12)
     # A bank that chases 7½ always gets there with the two cards left (7 + F): the
     # player loses every hand (bust, or the bank's 7½ beats it).
-    ev = evaluate("pagat", "threshold:7.5", "threshold:7.5", composition=shoe).ev
+    ev = evaluate("pagat", "threshold:7.5", "threshold:7.5", composition=shoe, recall="forgetful").ev
     assert ev == pytest.approx(-1.0, abs=1e-12)
 
 
@@ -169,14 +169,14 @@ def test_tiny_shoe_values_computed_by_hand() -> None:
 def test_matches_brute_force_over_every_ordering(rules: str, counts: list[int], tp: float,
                                                  tb: float) -> None:
     r = PRESETS[rules]
-    exact = evaluate(r, f"threshold:{tp}", f"threshold:{tb}", composition=counts).ev
+    exact = evaluate(r, f"threshold:{tp}", f"threshold:{tb}", composition=counts, recall="forgetful").ev
     assert exact == pytest.approx(brute_force(r, counts, tp, tb), abs=1e-12)
 
 
 def test_figures_merged_or_not_give_the_same_values() -> None:
     p, b = ThresholdPolicy(5.0), ThresholdPolicy(6.0)
-    merged = HeadsUpGame("spanish", SMALL_SHOE, merge_figures=True)
-    ranks = HeadsUpGame("spanish", SMALL_SHOE, merge_figures=False)
+    merged = HeadsUpGame("spanish", SMALL_SHOE, merge_figures=True, recall="forgetful")
+    ranks = HeadsUpGame("spanish", SMALL_SHOE, merge_figures=False, recall="forgetful")
     assert merged.num_classes == 8 and ranks.num_classes == 10
     assert evaluate_policies(merged, p, b).ev == pytest.approx(
         evaluate_policies(ranks, p, b).ev, abs=1e-12)
@@ -187,7 +187,7 @@ def test_figures_merged_or_not_give_the_same_values() -> None:
 def test_observations_of_information_states_match_the_real_table(rules: str) -> None:
     """At real engine states the solver's key, legal actions and observation all agree."""
     r = PRESETS[rules]
-    game = HeadsUpGame(r, merge_figures=False)
+    game = HeadsUpGame(r, merge_figures=False, recall="forgetful")
     observations = EngineObservations(game)
     decoder = StrategyAgent(game)
     engine = Engine(r, 2, max_hands=1)
@@ -223,15 +223,15 @@ def test_queried_agents_match_the_native_scripted_policies(rules: str) -> None:
     player = AgentPolicy(make_agent("threshold:4.5"))
     bank = AgentPolicy(make_agent("threshold:5.5"))
     shoe = "1,1,1,1,1,1,1,2,1,1"
-    both = evaluate(rules, player, bank, composition=shoe).ev
+    both = evaluate(rules, player, bank, composition=shoe, recall="forgetful").ev
     assert both == pytest.approx(evaluate(rules, "threshold:4.5", "threshold:5.5",
-                                          composition=shoe).ev, abs=1e-12)
+                                          composition=shoe, recall="forgetful").ev, abs=1e-12)
     assert player.queries > 20 and bank.queries > 100
 
 
 def test_small_shoe_observations_count_missing_cards_as_seen() -> None:
-    game = HeadsUpGame("pagat", composition="7=1,S=2", merge_figures=False)
-    node = (NODE_PLAY, 0, game.ms.empty, 1, False)
+    game = HeadsUpGame("pagat", composition="7=1,S=2", merge_figures=False, recall="forgetful")
+    node = (NODE_PLAY, 0, game.ms.empty, 1, False, None)
     legal = [a for a, _o in game.player_actions(node)]
     obs = EngineObservations(game).player_observation(node, legal)
     reader = ObservationReader(obs)
@@ -244,7 +244,7 @@ def test_small_shoe_observations_count_missing_cards_as_seen() -> None:
                                          ("spanish", 4.5, 6)])
 def test_ev_agrees_with_the_engine_monte_carlo(rules: str, tp: float, tb: float) -> None:
     r = PRESETS[rules]
-    exact = evaluate(r, f"threshold:{tp}", f"threshold:{tb}").ev
+    exact = evaluate(r, f"threshold:{tp}", f"threshold:{tb}", recall="forgetful").ev
     mc = monte_carlo(r, make_agent(f"threshold:{tp}"), make_agent(f"threshold:{tb}"), 6000,
                      seed=1000)
     assert_in_ci(exact, mc)
@@ -252,18 +252,18 @@ def test_ev_agrees_with_the_engine_monte_carlo(rules: str, tp: float, tb: float)
 
 def test_ev_follows_bets_raises_and_reveals() -> None:
     r = PRESETS["spanish"]
-    result = evaluate(r, RaiserAgent(), "threshold:5.5")
+    result = evaluate(r, RaiserAgent(), "threshold:5.5", recall="forgetful")
     assert result.expected_stake > 1.2
     assert_in_ci(result.ev, monte_carlo(r, RaiserAgent(), make_agent("threshold:5.5"), 6000,
                                         seed=50_000))
-    uniform = evaluate(r, "random", "random")
+    uniform = evaluate(r, "random", "random", recall="forgetful")
     assert_in_ci(uniform.ev, monte_carlo(r, make_agent("random", seed=1),
                                          make_agent("random", seed=2), 3000, seed=90_000))
 
 
 def test_best_response_played_on_the_engine_earns_its_value() -> None:
     r = PRESETS["pagat"]
-    br = best_response(r, "bank", "threshold:5", baseline="threshold:5.5")
+    br = best_response(r, "bank", "threshold:5", baseline="threshold:5.5", recall="forgetful")
     agent = StrategyAgent(br.game, bank=br.strategy, seed=0)
     assert_in_ci(br.value, monte_carlo(r, make_agent("threshold:5"), agent, 5000, seed=7000))
 
@@ -274,9 +274,9 @@ def test_best_responses_beat_the_policies_they_replace(rules: str) -> None:
     r = PRESETS[rules]
     for tp, tb in ((5, 5.5),) if rules == "pagat" else ((6, 4),):
         player = best_response(r, "player", f"threshold:{tb}", baseline=f"threshold:{tp}",
-                               stakes="fixed")
+                               stakes="fixed", recall="forgetful")
         bank = best_response(r, "bank", f"threshold:{tp}", baseline=f"threshold:{tb}",
-                             stakes="fixed")
+                             stakes="fixed", recall="forgetful")
         assert player.value >= player.baseline - 1e-12
         assert bank.value <= bank.baseline + 1e-12
         # The tabulated strategies earn exactly the best-response values.
@@ -287,7 +287,7 @@ def test_best_responses_beat_the_policies_they_replace(rules: str) -> None:
 
 
 def test_bank_best_response_uses_only_what_the_bank_sees() -> None:
-    game = make_game("pagat")
+    game = make_game("pagat", recall="forgetful")
     player = as_policy("threshold:5")
     honest, strategy = bank_best_response(game, player)
     # A bank that saw the player's face-down card would do better: solve each hand alone.
@@ -301,13 +301,13 @@ def test_bank_best_response_uses_only_what_the_bank_sees() -> None:
 
 
 def test_free_stakes_let_the_player_raise_against_a_blind_bank() -> None:
-    fixed = best_response("spanish", "player", "threshold:5.5", stakes="fixed").value
-    free = best_response("spanish", "player", "threshold:5.5", stakes="free").value
+    fixed = best_response("spanish", "player", "threshold:5.5", stakes="fixed", recall="forgetful").value
+    free = best_response("spanish", "player", "threshold:5.5", stakes="free", recall="forgetful").value
     assert free > fixed + 0.1
 
 
 def test_exploitability_is_non_negative() -> None:
-    x = exploitability("pagat", "threshold:5", "threshold:5.5")
+    x = exploitability("pagat", "threshold:5", "threshold:5.5", recall="forgetful")
     assert x.player_gain >= 0 and x.bank_gain >= 0
     assert x.total == pytest.approx(x.player_gain + x.bank_gain)
     assert x.total > 0.01
@@ -315,7 +315,7 @@ def test_exploitability_is_non_negative() -> None:
 
 # --------------------------------------------------------------------- equilibrium
 def test_pagat_equilibrium_is_unexploitable() -> None:
-    eq = equilibrium("pagat")
+    eq = equilibrium("pagat", recall="forgetful")
     assert -0.3 < eq.value < -0.1
     assert abs(eq.check.total) < 1e-7
     assert eq.check.ev == pytest.approx(eq.value, abs=1e-7)
@@ -330,7 +330,7 @@ def test_pagat_equilibrium_is_unexploitable() -> None:
     ("catalan0", "fixed", SMALL_SHOE), ("spanish", "fixed", SMALL_SHOE),
     ("spanish", "free", "1,1,1,0,1,0,1,1,1,0")])
 def test_small_shoe_equilibria_are_unexploitable(rules: str, stakes: str, shoe: str) -> None:
-    eq = equilibrium(PRESETS[rules], composition=shoe, stakes=stakes)
+    eq = equilibrium(PRESETS[rules], composition=shoe, stakes=stakes, recall="forgetful")
     assert abs(eq.check.total) < 1e-7
     x = exploitability_of(eq.game, eq.player, eq.bank)
     assert x.player_gain > -1e-9 and x.bank_gain > -1e-9
@@ -345,7 +345,7 @@ def test_small_shoe_equilibria_are_unexploitable(rules: str, stakes: str, shoe: 
 ])
 def test_unsupported_switches_are_refused_by_name(rules: Rules, switch: str) -> None:
     with pytest.raises(SolverError, match=switch):
-        evaluate(rules, "threshold:5", "threshold:5")
+        evaluate(rules, "threshold:5", "threshold:5", recall="forgetful")
 
 
 def test_bad_inputs_are_refused_clearly() -> None:
@@ -357,57 +357,57 @@ def test_bad_inputs_are_refused_clearly() -> None:
         parse_composition("1,0,0,0,0,0,0,0,0,0", decks=1)
     assert parse_composition("7=2,S=0", decks=1) == (4, 4, 4, 4, 4, 4, 2, 0, 4, 4)
     with pytest.raises(SolverError, match="role"):
-        best_response("pagat", "dealer", "threshold:5")
+        best_response("pagat", "dealer", "threshold:5", recall="forgetful")
     with pytest.raises(SolverError, match="unknown agent"):
-        evaluate("pagat", "nobody", "threshold:5")
+        evaluate("pagat", "nobody", "threshold:5", recall="forgetful")
 
 
 def test_two_decks_and_coverage() -> None:
     two = Rules.preset("pagat").replace(decks=2)
-    assert make_game(two).num_cards == 80
-    assert_in_ci(evaluate(two, "threshold:5", "threshold:5.5").ev,
+    assert make_game(two, recall="forgetful").num_cards == 80
+    assert_in_ci(evaluate(two, "threshold:5", "threshold:5.5", recall="forgetful").ev,
                  monte_carlo(two, make_agent("threshold:5"), make_agent("threshold:5.5"), 3000,
                              seed=4))
     # Coverage: a bank holding 15 chips pays a 2x natural on a 10-chip stake only 15.
     poor = Rules.preset("spanish").replace(starting_chips=15, max_bet=10, bet_ladder=(1,))
-    game = make_game(poor)
+    game = make_game(poor, recall="forgetful")
     natural = game.ms.index[(0, 0, 0, 0, 0, 0, 1, 1)]
     assert game.payoff_row(natural, 1)[17] == pytest.approx(1.5)
 
 
 # --------------------------------------------------------------------- command line
 def test_cli_ev_text_and_json(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["solve", "ev", "--preset", "pagat", "--player", "threshold:5",
+    assert main(["solve", "ev", "--recall", "forgetful", "--preset", "pagat", "--player", "threshold:5",
                  "--bank", "threshold:5.5"]) == 0
     text = capsys.readouterr().out
-    exact = evaluate("pagat", "threshold:5", "threshold:5.5").ev
+    exact = evaluate("pagat", "threshold:5", "threshold:5.5", recall="forgetful").ev
     assert f"{exact:+.6f}" in text
-    assert main(["solve", "ev", "--preset", "catalan", "--set", "jackpot_ante=0",
+    assert main(["solve", "ev", "--recall", "forgetful", "--preset", "catalan", "--set", "jackpot_ante=0",
                  "--player", "threshold:5", "--bank", "threshold:5.5", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["ev"] == pytest.approx(evaluate(CATALAN0, "threshold:5", "threshold:5.5").ev)
+    assert data["ev"] == pytest.approx(evaluate(CATALAN0, "threshold:5", "threshold:5.5", recall="forgetful").ev)
     assert data["bank_ev"] == pytest.approx(-data["ev"])
 
 
 def test_cli_refuses_by_switch_name(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["solve", "ev", "--preset", "catalan", "--set", "double=true"]) == 2
+    assert main(["solve", "ev", "--recall", "forgetful", "--preset", "catalan", "--set", "double=true"]) == 2
     assert "double" in capsys.readouterr().err
 
 
 def test_cli_best_response_exploitability_equilibrium(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["solve", "best-response", "--preset", "pagat", "--role", "bank",
+    assert main(["solve", "best-response", "--recall", "forgetful", "--preset", "pagat", "--role", "bank",
                  "--player", "threshold:5", "--bank", "threshold:5.5"]) == 0
     out = capsys.readouterr().out
     assert "bank: hit (H) / stand (S)" in out and "gains" in out
-    assert main(["solve", "best-response", "--preset", "spanish", "--role", "player",
+    assert main(["solve", "best-response", "--recall", "forgetful", "--preset", "spanish", "--role", "player",
                  "--bank", "threshold:5.5", "--shoe", SMALL_SHOE, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["strategy"] and data["value"] > 0
-    assert main(["solve", "exploitability", "--preset", "pagat", "--player", "threshold:5",
+    assert main(["solve", "exploitability", "--recall", "forgetful", "--preset", "pagat", "--player", "threshold:5",
                  "--bank", "threshold:5.5", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["exploitability"] == pytest.approx(data["player_gain"] + data["bank_gain"])
-    assert main(["solve", "equilibrium", "--preset", "spanish", "--shoe", SMALL_SHOE]) == 0
+    assert main(["solve", "equilibrium", "--recall", "forgetful", "--preset", "spanish", "--shoe", SMALL_SHOE]) == 0
     out = capsys.readouterr().out
     assert "value (player)" in out and "player: share of each action" in out
     assert "reveal+hit" in out and "bank: hit (H)" in out

@@ -40,8 +40,8 @@ CASES = {
 @pytest.mark.parametrize("stakes", ["free", "fixed"])
 def test_cuts_reach_the_full_lp_value_and_are_unexploitable(case: str, stakes: str) -> None:
     rules, shoe = CASES[case]
-    cuts = equilibrium(rules, composition=shoe, stakes=stakes)
-    full = equilibrium(rules, composition=shoe, stakes=stakes, method="full")
+    cuts = equilibrium(rules, composition=shoe, stakes=stakes, recall="forgetful")
+    full = equilibrium(rules, composition=shoe, stakes=stakes, method="full", recall="forgetful")
     assert cuts.method == "cuts" and full.method == "full"
     assert cuts.value == pytest.approx(full.value, abs=1e-8)
     assert -1e-12 <= cuts.gap <= 1e-9
@@ -54,7 +54,7 @@ def test_cuts_reach_the_full_lp_value_and_are_unexploitable(case: str, stakes: s
 
 def test_coverage_binds_in_the_poor_bank_case() -> None:
     rules, shoe = CASES["spanish_poor_bank"]
-    game = make_game(rules, shoe)
+    game = make_game(rules, shoe, recall="forgetful")
     natural = game.ms.index[(0, 0, 0, 0, 0, 0, 1, 1)]
     assert game.payoff_row(natural, 3)[-1] == pytest.approx(3.0)  # 2 x 3 capped at 30 chips
 
@@ -63,8 +63,8 @@ def test_free_stakes_are_the_default_and_worth_at_least_the_fixed_bet() -> None:
     assert inspect.signature(equilibrium).parameters["stakes"].default == "free"
     assert inspect.signature(equilibrium).parameters["method"].default == "cuts"
     rules, shoe = CASES["spanish"]
-    free = equilibrium(rules, composition=shoe)
-    fixed = equilibrium(rules, composition=shoe, stakes="fixed")
+    free = equilibrium(rules, composition=shoe, recall="forgetful")
+    fixed = equilibrium(rules, composition=shoe, stakes="fixed", recall="forgetful")
     assert free.game.stakes == "free" and fixed.game.stakes == "fixed"
     # betting after the first card and raising is worth a lot to the player
     assert free.value > fixed.value + 0.05
@@ -75,7 +75,7 @@ def test_free_stakes_are_the_default_and_worth_at_least_the_fixed_bet() -> None:
 
 def test_the_bank_mixes_where_it_must() -> None:
     rules, shoe = CASES["spanish"]
-    eq = equilibrium(rules, composition=shoe)
+    eq = equilibrium(rules, composition=shoe, recall="forgetful")
     ev = evaluate_policies(eq.game, eq.player, eq.bank, record=True)
     mixed = [key for key, reach in ev.bank_reach.items()
              if reach > 1e-6 and len(eq.bank.bank_table[key]) > 1]
@@ -87,17 +87,17 @@ def test_the_bank_mixes_where_it_must() -> None:
 
 def test_unknown_method_is_refused() -> None:
     with pytest.raises(SolverError, match="method"):
-        solve_equilibrium(make_game("pagat", "2,1,1,1,1,1,2,2,2,1"), "simplex")
+        solve_equilibrium(make_game("pagat", "2,1,1,1,1,1,2,2,2,1", recall="forgetful"), "simplex")
 
 
 def test_cli_equilibrium_defaults_to_free_stakes(capsys: pytest.CaptureFixture[str]) -> None:
     rules, shoe = CASES["spanish"]
-    assert main(["solve", "equilibrium", "--preset", "spanish", "--shoe", shoe, "--json"]) == 0
+    assert main(["solve", "equilibrium", "--recall", "forgetful", "--preset", "spanish", "--shoe", shoe, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["stakes"].startswith("free")
     assert data["method"] == "cuts"
-    assert data["value"] == pytest.approx(equilibrium(rules, composition=shoe).value, abs=1e-9)
-    assert main(["solve", "equilibrium", "--preset", "spanish", "--shoe", shoe,
+    assert data["value"] == pytest.approx(equilibrium(rules, composition=shoe, recall="forgetful").value, abs=1e-9)
+    assert main(["solve", "equilibrium", "--recall", "forgetful", "--preset", "spanish", "--shoe", shoe,
                  "--stakes", "fixed", "--method", "full"]) == 0
     out = capsys.readouterr().out
     assert "fixed: bet_1" in out and "(full)" in out
@@ -105,8 +105,8 @@ def test_cli_equilibrium_defaults_to_free_stakes(capsys: pytest.CaptureFixture[s
 
 def test_cold_linprog_rounds_give_the_same_equilibrium(monkeypatch: pytest.MonkeyPatch) -> None:
     rules, shoe = CASES["spanish_poor_bank"]
-    warm = equilibrium(rules, composition=shoe)
+    warm = equilibrium(rules, composition=shoe, recall="forgetful")
     monkeypatch.setattr("evaluate.solver.lp._highs_model", lambda *args: None)
-    cold = equilibrium(rules, composition=shoe)
+    cold = equilibrium(rules, composition=shoe, recall="forgetful")
     assert cold.value == pytest.approx(warm.value, abs=1e-9)
     assert abs(cold.check.total) < 1e-8

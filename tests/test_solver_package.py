@@ -83,7 +83,7 @@ PAYOFFS = [
                          [case[1:] for case in PAYOFFS], ids=[case[0] for case in PAYOFFS])
 def test_payoff_rows_to_the_unit(rules: Rules, cards: str, stake: int, result: int,
                                  payoff: float) -> None:
-    game = HeadsUpGame(rules)
+    game = HeadsUpGame(rules, recall="forgetful")
     assert game.payoff_row(_hand(game, cards), stake)[result] == payoff
 
 
@@ -96,5 +96,5 @@ def test_payoff_rows_to_the_unit(rules: Rules, cards: str, stake: int, result: i
 ])
 def test_the_jackpot_goes_to_a_natural_unless_the_bank_makes_seven_and_half(
         cards: str, result: int, pot: float) -> None:
-    game = HeadsUpGame("catalan", jackpot=20)  # 20 chips + this hand's 1-chip ante
+    game = HeadsUpGame("catalan", jackpot=20, recall="forgetful")  # 20 chips + this hand's 1-chip ante
     assert game.jackpot_row(_hand(game, cards))[result] == pytest.approx(pot)

@@ -218,7 +218,8 @@ def test_solve_equilibrium_shows_progress_on_stderr_unless_told_not_to(capsys):
             "--json"]
     assert main(argv + ["--progress"]) == 0
     captured = capsys.readouterr()
-    assert "sette solve equilibrium: round 1: value between" in captured.err
+    assert "sette solve equilibrium: round 1: 0 histories remembered" in captured.err
+    assert "value between" in captured.err
     assert "checking the strategies with exact best responses" in captured.err
     assert json.loads(captured.out)["certified"]
     assert main(argv) == 0  # stderr is not a terminal here: quiet by default

@@ -23,6 +23,7 @@ is minus the chips it pays the player: the pot is not the bank's. See
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import time
@@ -39,7 +40,7 @@ else:  # pragma: no cover - Python 3.10
 
 from evaluate.solver.values import (best_response, equilibrium, evaluate, evaluate_policies,
                                     exploitability)
-from evaluate.solver.game import IRRELEVANT_SWITCHES, HeadsUpGame, SolverError
+from evaluate.solver.game import IRRELEVANT_SWITCHES, RECALLS, HeadsUpGame, SolverError
 from evaluate.solver.policies import SolverPolicy, as_policy
 from evaluate.solver.tables import bank_table, player_table, strategy_json
 
@@ -58,6 +59,10 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                         help="chips in the jackpot before this hand's ante (RULES.md §4.9; "
                              "default 0: the pot a natural takes is this hand's ante); "
                              "only with jackpot_ante > 0")
+    common.add_argument("--recall", choices=RECALLS, default="perfect",
+                        help="perfect: the bank remembers the player's whole public history "
+                             "(RULES.md §8.10, the real game; default); forgetful: an older "
+                             "model in which the bank sees only the finished hand")
     common.add_argument("--json", action="store_true", help="print JSON instead of text")
 
     solve = subparsers.add_parser(
@@ -95,7 +100,11 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                     help="the LP's rounds on stderr (default: when stderr is a terminal)")
     eq.add_argument("--method", choices=("cuts", "full"), default="cuts",
                     help="cuts: the LP decomposed by the bank's views, its rows generated "
-                         "(default); full: the whole sequence-form LP (small games only)")
+                         "(default); full: the whole sequence-form LP (--recall forgetful, "
+                         "small games only)")
+    eq.add_argument("--time-limit", type=float, default=540.0, metavar="SECONDS",
+                    help="perfect recall: start no refinement round after this (default "
+                         "540); the strategies then come with exact bounds on their gap")
     eq.set_defaults(func=_equilibrium)
 
 
@@ -103,6 +112,14 @@ def _stakes_option(parser: argparse.ArgumentParser, default: str) -> None:
     parser.add_argument("--stakes", choices=("free", "fixed"), default=default,
                         help="free: bets and raises are decisions; fixed: the smallest bet, "
                              f"no raises, values per unit stake (default: {default})")
+
+
+RECALL_TEXT = {
+    "perfect": "perfect recall (RULES.md §8.10): the bank remembers the player's whole "
+               "public history",
+    "forgetful": "the forgetful-bank model: at its turn the bank sees only the finished "
+                 "hand's view (stake, face-up cards, face-down count), not the order of play",
+}
 
 
 # --------------------------------------------------------------------- inputs
@@ -184,6 +201,7 @@ def _context(args: argparse.Namespace, game: HeadsUpGame) -> dict[str, Any]:
              f"it pays the player)")
     return {
         "rules": _label(args), "shoe": list(game.rank_counts), "shoe_text": _shoe(game),
+        "recall": args.recall, "recall_text": RECALL_TEXT[args.recall],
         "stakes": stake, "jackpot": _jackpot(game),
         "units": units,
         "card_classes": list(game.class_names),
@@ -195,6 +213,7 @@ def _context(args: argparse.Namespace, game: HeadsUpGame) -> dict[str, Any]:
 def _header(ctx: dict[str, Any], title: str) -> list[str]:
     return [title,
             f"rules: {ctx['rules']}   shoe: {ctx['shoe_text']}",
+            f"game: {ctx['recall_text']}",
             f"stakes: {ctx['stakes']}; units: {ctx['units']}; coverage: {ctx['coverage']}",
             f"jackpot: {ctx['jackpot']['text']}",
             "one hand, so not in play: " + ", ".join(
@@ -221,7 +240,7 @@ def _ev(args: argparse.Namespace) -> int:
     rules = _rules(args)
     start = time.perf_counter()
     result = evaluate(rules, args.player, args.bank, composition=args.shoe,
-                      jackpot=args.jackpot)
+                      jackpot=args.jackpot, recall=args.recall)
     seconds = time.perf_counter() - start
     game = result.game
     ctx = _context(args, game)
@@ -254,7 +273,7 @@ def _best_response(args: argparse.Namespace) -> int:
     opponent = _policy(opp_spec, flag, rules)
     start = time.perf_counter()
     br = best_response(rules, args.role, opponent, composition=args.shoe, baseline=baseline,
-                       stakes=args.stakes, jackpot=args.jackpot)
+                       stakes=args.stakes, jackpot=args.jackpot, recall=args.recall)
     seconds = time.perf_counter() - start
     game = br.game
     if args.role == "player":
@@ -288,7 +307,8 @@ def _exploitability(args: argparse.Namespace) -> int:
     rules = _rules(args)
     start = time.perf_counter()
     x = exploitability(rules, as_policy(args.player, rules), as_policy(args.bank, rules),
-                       composition=args.shoe, stakes=args.stakes, jackpot=args.jackpot)
+                       composition=args.shoe, stakes=args.stakes, jackpot=args.jackpot,
+                       recall=args.recall)
     seconds = time.perf_counter() - start
     game = x.game
     ctx = _context(args, game)
@@ -328,7 +348,8 @@ def _equilibrium(args: argparse.Namespace) -> int:
         status("building the game")
     try:
         eq = equilibrium(rules, composition=args.shoe, stakes=args.stakes, method=args.method,
-                         jackpot=args.jackpot, progress=status)
+                         jackpot=args.jackpot, progress=status, recall=args.recall,
+                         time_limit=args.time_limit)
     finally:
         if status is not None:
             status.close()
@@ -339,6 +360,11 @@ def _equilibrium(args: argparse.Namespace) -> int:
     if eq.certified:
         verdict = ("a Nash equilibrium of the real hand (neither party gains by deviating, "
                    "each on its own payoff)" if game.general_sum else "the equilibrium")
+    elif eq.recall == "perfect" and eq.gap > 0.0 and x.total > 1e-9:
+        verdict = (f"NOT certified: the refinement stopped at its time limit; a perfect "
+                   f"opponent gains {x.total:.2e} per hand against them (player "
+                   f"{x.player_gain:.2e}, bank {x.bank_gain:.2e}), so the value lies between "
+                   f"{eq.value - x.bank_gain:+.6f} and {eq.value + x.player_gain:+.6f}")
     else:
         verdict = ("NOT an equilibrium of the real hand: the zero-sum solution (bank also "
                    f"spoiling the pot) leaves the player {x.player_gain:.2e} and the bank "
@@ -348,6 +374,7 @@ def _equilibrium(args: argparse.Namespace) -> int:
                "player_gain": x.player_gain, "bank_gain": x.bank_gain,
                "exploitability": x.total, "method": eq.method, "lp": eq.size,
                "seconds": eq.seconds,
+               "refinement": [dataclasses.asdict(r) for r in eq.rounds],
                "player_strategy": strategy_json(game, eq.player, "player", ev.player_reach),
                "bank_strategy": strategy_json(game, eq.bank, "bank", ev.bank_reach)}
     what = "value" if eq.certified else "EV of the LP strategies"
@@ -358,6 +385,9 @@ def _equilibrium(args: argparse.Namespace) -> int:
         f"check: exploitability (NashConv) of these strategies {x.total:.2e}; LP "
         f"{eq.size['player_sequences']} player sequences, {eq.size['bank_decisions']} bank "
         f"decisions, solved ({eq.method}) in {eq.seconds:.1f} s",
+        *([f"perfect recall: {len(eq.rounds)} partial-recall game(s) solved, the last "
+           f"remembering {eq.size['remembered_histories']:,} public histories "
+           f"(evaluate/solver/recall.py)"] if eq.recall == "perfect" else []),
         "", player_table(game, eq.player, ev.player_reach), "",
         bank_table(game, eq.bank, ev.bank_reach)]
     return _emit(args, payload, lines)

@@ -123,6 +123,14 @@ NO_CARD = -2
 
 # Player node phases.
 BET, PLAY = 0, 1
+
+MAX_NODES = 3_000_000
+"""The most player decisions an exact pass over a perfect-recall tree may visit."""
+
+RECALLS = ("perfect", "forgetful")
+"""What the bank remembers at its turn: the player's whole public history (``perfect``,
+RULES.md §8.10, the real game) or only the :class:`View` of the finished hand
+(``forgetful``, an older, smaller model kept under that name)."""
 # The public status of a finished player hand is the engine's: envs.hands STOOD or DECLARED.
 
 # Bank results in an outcome vector: index t (1..15) = stood / stopped on t,
@@ -346,6 +354,9 @@ class View:
     """``STOOD`` or ``DECLARED``."""
     stake: int
     """The player's stake in units of ``min_bet``."""
+    hist: tuple | None = None
+    """The player's whole public history (perfect recall, RULES.md §8.10), or ``None`` where
+    the bank does not remember it (the forgetful model)."""
 
 
 @dataclass(frozen=True)
@@ -388,12 +399,25 @@ class HeadsUpGame:
 
     def __init__(self, rules: Rules | str, composition: Sequence[int] | Mapping[str, int]
                  | str | None = None, merge_figures: bool = True, stakes: str = "free",
-                 jackpot: int | None = None) -> None:
+                 jackpot: int | None = None, recall: str = "perfect",
+                 memory: frozenset[tuple] | None = None) -> None:
         self.rules = check_rules(rules)
         r = self.rules
         if stakes not in ("free", "fixed"):
             raise SolverError(f"stakes={stakes!r}; choose 'free' or 'fixed'")
+        if recall not in RECALLS:
+            raise SolverError(f"recall={recall!r}; choose one of {', '.join(map(repr, RECALLS))}")
+        if memory is not None and recall != "perfect":
+            raise SolverError("a memory (the histories a bank remembers) needs recall='perfect'")
         self.stakes = stakes
+        self.recall = recall
+        """``"perfect"`` (RULES.md §8.10: every seat remembers the public history) or
+        ``"forgetful"`` (the bank sees only the :class:`View` of the finished hand)."""
+        self.memory = memory
+        """With perfect recall, the player histories that are kept (``None``: all). A node
+        whose history is not in it has ``hist=None``: the bank is forgetful below it (the
+        partial-recall games of :mod:`evaluate.solver.recall`)."""
+        self._root_hist: tuple | None = () if recall == "perfect" else None
         self.jackpot = check_jackpot(r, jackpot)
         """Chips in the jackpot before this hand's ante (0 without a jackpot)."""
         self.pot_chips = self.jackpot + r.jackpot_ante if r.jackpot_ante else 0
@@ -424,8 +448,41 @@ class HeadsUpGame:
         self.switches = rulebook.RuleSwitches(r)
         """The rules as the rulebook's functions read them."""
         self._children: dict[tuple, list[tuple[int, list[Outcome]]]] = {}
+        self._twins: dict[tuple, HeadsUpGame] = {}
         self._left: dict[int, tuple[tuple[int, ...], int]] = {}
         self._weights: dict[tuple[int, int], float] = {}
+
+    # ------------------------------------------------------------ recall
+    def twin(self, recall: str, memory: frozenset[tuple] | None = None) -> HeadsUpGame:
+        """The same hand with another recall or memory (cached; ``self`` when they match)."""
+        if recall == self.recall and memory == self.memory:
+            return self
+        key = (recall, memory)
+        got = self._twins.get(key)
+        if got is None:
+            got = self._twins[key] = HeadsUpGame(self.rules, self.rank_counts,
+                                                 self.merge_figures, self.stakes,
+                                                 self.jackpot, recall, memory)
+        return got
+
+    def remembered(self, hist: tuple | None) -> tuple | None:
+        """``hist`` as this game keys it: itself where it is remembered, else ``None``."""
+        if hist is None or self.recall == "forgetful":
+            return None
+        if self.memory is None or hist in self.memory or not hist:
+            return hist
+        return None
+
+    def project_node(self, node: tuple) -> tuple:
+        """A player node of a twin game (other recall or memory) as this game keys it."""
+        hist = node[5]
+        mine = self.remembered(hist)
+        return node if mine is hist else node[:5] + (mine,)
+
+    def project_view(self, view: View) -> View:
+        """A bank view of a twin game as this game keys it."""
+        mine = self.remembered(view.hist)
+        return view if mine is view.hist else dataclasses.replace(view, hist=mine)
 
     # ------------------------------------------------------------ naming
     def describe(self, m: int) -> str:
@@ -435,6 +492,13 @@ class HeadsUpGame:
                  for _ in range(t[c])]
         figs = [p for p in parts if p in ("F", "S", "C", "R")]
         return " ".join([p for p in parts if p not in figs] + figs) or "-"
+
+    def describe_history(self, hist: Sequence[tuple]) -> list[str]:
+        """A public history in words: ``["bet 1", "hit 5", "raise 2", "reveal F"]``."""
+        out = []
+        for kind, x in hist:
+            out.append(f"{kind} {self.class_names[x] if kind in ('hit', 'reveal', 'shown') else x}")
+        return out
 
     def class_of_rank(self, rank: int) -> int:
         """Class index of an engine rank 0..9."""
@@ -470,15 +534,25 @@ class HeadsUpGame:
     # ------------------------------------------------------------ player
     def root_nodes(self) -> list[tuple[float, tuple]]:
         """The player's first decision nodes with their chance probabilities."""
+        root = self._root_hist
         if self.rules.bet_timing == "before_deal":
-            return [(1.0, (BET, -1, self.ms.empty, 0, False))]
+            return [(1.0, (BET, -1, self.ms.empty, 0, False, root))]
         n = self.num_cards
-        return [(k / n, (BET, c, self.ms.empty, 0, False)) for c, k in enumerate(self.counts)
-                if k]
+        return [(k / n, (BET, c, self.ms.empty, 0, False, root))
+                for c, k in enumerate(self.counts) if k]
+
+    def _extend(self, hist: tuple | None, event: tuple) -> tuple | None:
+        """``hist`` with one more public event, or ``None`` where it is not remembered."""
+        if hist is None:
+            return None
+        longer = hist + (event,)
+        if self.memory is not None and longer not in self.memory:
+            return None
+        return longer
 
     def player_hand(self, node: tuple) -> int:
         """Multiset id of the player's whole hand at ``node`` (``empty`` before the deal)."""
-        _phase, h, up, _s, _raised = node
+        h, up = node[1], node[2]
         return up if h < 0 else self.ms.add[up][h]
 
     def player_actions(self, node: tuple) -> list[tuple[int, list[Outcome]]]:
@@ -491,7 +565,7 @@ class HeadsUpGame:
 
     def _player_actions(self, node: tuple) -> list[tuple[int, list[Outcome]]]:
         r = self.rules
-        phase, h, up, s, raised = node
+        phase, h, up, s, raised, hist = node
         ladder = r.bet_ladder
         out: list[tuple[int, list[Outcome]]] = []
         if phase == BET:
@@ -500,45 +574,50 @@ class HeadsUpGame:
             if self.stakes == "fixed":
                 ks = ks[:1]
             for k in ks:
+                after = self._extend(hist, ("bet", k))
                 branches: list[Outcome]
                 if h < 0:
                     n = self.num_cards
-                    branches = [ToNode(cnt / n, (PLAY, c, self.ms.empty, k, False))
+                    branches = [ToNode(cnt / n, (PLAY, c, self.ms.empty, k, False, after))
                                 for c, cnt in enumerate(self.counts) if cnt]
                 else:
-                    branches = [ToNode(1.0, (PLAY, h, up, k, False))]
+                    branches = [ToNode(1.0, (PLAY, h, up, k, False, after))]
                 out.append((self.layout.bet(k), branches))
             return out
         hand = self.ms.add[up][h]
-        out.append((A.STAND, [ToBank(1.0, View(up, 1, STOOD, s), hand)]))
+        out.append((A.STAND, [ToBank(1.0, View(up, 1, STOOD, s, hist), hand)]))
         if self.ms.total[hand] == SEVEN_AND_HALF:
             return out  # an undeclared 7½ is left only stand (RULES.md §4.5, §8.7)
         left, n = self.remaining(hand)
         if n >= 2:  # one card stays for the bank's face-down card
-            out.append((A.HIT, self._draws(h, up, hand, left, n, s, reveal=False)))
+            out.append((A.HIT, self._draws(node, hand, left, n, reveal=False)))
             if r.hidden_cards == "player_choice":
-                out.append((A.REVEAL_HIT, self._draws(h, up, hand, left, n, s, reveal=True)))
+                out.append((A.REVEAL_HIT, self._draws(node, hand, left, n, reveal=True)))
         if r.bet_raise and not raised and self.stakes == "free":
             room = min(r.max_bet - s * r.min_bet, self.player_chips - s * r.min_bet)
             for k in ladder:
                 if k * r.min_bet <= room:
                     # ``raised`` only matters while a further raise would fit.
                     more = ladder[0] * r.min_bet <= room - k * r.min_bet
+                    after = self._extend(hist, ("raise", k))
                     out.append((self.layout.raise_(k),
-                                [ToNode(1.0, (PLAY, h, up, s + k, more))]))
+                                [ToNode(1.0, (PLAY, h, up, s + k, more, after))]))
         return out
 
-    def _draws(self, h: int, up: int, hand: int, left: Sequence[int], n: int, s: int,
+    def _draws(self, node: tuple, hand: int, left: Sequence[int], n: int,
                reveal: bool) -> list[Outcome]:
         """Chance branches of ``hit`` or ``reveal_hit`` (the face-down card turned up first).
 
         The new card's face is the rulebook's (:func:`envs.rulebook.hit_face_up`,
         §4.3, §8.6): face up next to the face-down card, face down once it
-        is turned up.
+        is turned up. The public history records the face-up card, or the
+        turned-up card (``("reveal", h)``; the new one is private).
         """
+        _phase, h, up, s, _raised, hist = node
         add = self.ms.add
         declare = self.rules.declare_seven_and_half
         face_up = rulebook.hit_face_up(self.rules.hidden_cards, 0 if reveal else 1)
+        revealed = None if face_up else self._extend(hist, ("reveal", h))
         out: list[Outcome] = []
         for c, cnt in enumerate(left):
             if not cnt:
@@ -548,13 +627,98 @@ class HeadsUpGame:
             if new_hand == BUST:
                 out.append(Busts(p))
                 continue
-            new_h, new_up = (h, add[up][c]) if face_up else (c, add[up][h])
+            if face_up:
+                new_h, new_up, after = h, add[up][c], self._extend(hist, ("hit", c))
+            else:
+                new_h, new_up, after = c, add[up][h], revealed
             if declare and self.ms.total[new_hand] == SEVEN_AND_HALF:
                 # RULES.md §4.5: the turn ends and the declared hand is shown.
-                out.append(ToBank(p, View(new_hand, 0, DECLARED, s), new_hand))
+                shown = after if face_up else self._extend(revealed, ("shown", c))
+                out.append(ToBank(p, View(new_hand, 0, DECLARED, s, shown), new_hand))
             else:
-                out.append(ToNode(p, (PLAY, new_h, new_up, s, False)))
+                out.append(ToNode(p, (PLAY, new_h, new_up, s, False, after)))
         return out
+
+    def player_node(self, hidden: int, events: Sequence[tuple]) -> tuple:
+        """The player node after the public ``events`` of a hand, holding ``hidden`` face down.
+
+        ``hidden`` is the class of the face-down card (``-1`` before the deal
+        with ``before_deal`` bets); ``events`` are the public events in order
+        (``("bet", k)``, ``("hit", c)``, ``("reveal", c)``, ``("raise", k)``, as
+        in the nodes' ``hist``). Raises ``SolverError`` for a sequence the rules
+        do not allow.
+        """
+        # The face-down card's class after the deal and after each reveal, in order.
+        faces = [e[1] for e in events if e[0] == "reveal"] + [hidden]
+        first = faces[0]
+        roots = [node for _p, node in self.root_nodes()
+                 if node[1] == first or self.rules.bet_timing == "before_deal"]
+        if not roots:
+            raise SolverError(f"no hand starts with a face-down card of class {first}")
+        node = roots[0]
+        turned = 0
+        for event in events:
+            if event[0] == "reveal":
+                turned += 1
+            node = self._follow(node, event, faces[turned] if event[0] == "reveal" else first)
+        if node[1] != hidden:
+            raise SolverError(f"the face-down card after {list(events)} is class {node[1]}, "
+                              f"not {hidden}")
+        return node
+
+    def bank_view(self, hidden: int, events: Sequence[tuple], status: int = STOOD) -> View:
+        """The bank's :class:`View` once the player stood (or declared) after ``events``.
+
+        ``hidden`` is the class of the player's face-down card (it selects the
+        path; the bank's view does not contain it). With ``status=DECLARED``
+        the last event is the card that made 7½ (``("hit", c)``, or the
+        ``("reveal", h)`` that brought it face down: then ``("shown", c)``).
+        """
+        if status == STOOD:
+            node = self.player_node(hidden, events)
+            for a, outs in self.player_actions(node):
+                if a == A.STAND:
+                    view = outs[0]
+                    assert isinstance(view, ToBank)
+                    return view.view
+        *before, last = events
+        if last[0] == "shown":
+            *before, last = before
+            drawn = events[-1][1]
+        else:
+            drawn = last[1]
+        node = self.player_node(hidden, before)
+        action = A.REVEAL_HIT if last[0] == "reveal" else A.HIT
+        for a, outs in self.player_actions(node):
+            if a != action:
+                continue
+            for o in outs:
+                if isinstance(o, ToBank) and self.ms.tuples[o.hand] == self.ms.tuples[
+                        self.ms.add[self.player_hand(node)][drawn]]:
+                    return o.view
+        raise SolverError(f"no declared 7½ follows {list(events)}")
+
+    def _follow(self, node: tuple, event: tuple, hidden: int) -> tuple:
+        """The child of ``node`` after ``event``; ``hidden`` is the face-down card it deals
+        (the first card after a bet before the deal, the new card after a reveal)."""
+        kind = event[0]
+        for a, outs in self.player_actions(node):
+            if kind == "bet" and a == self.layout.bet(event[1]) or (
+                    kind == "raise" and a == self.layout.raise_(event[1])):
+                child = outs[0] if node[1] >= 0 else next(
+                    (o for o in outs if isinstance(o, ToNode) and o.node[1] == hidden), None)
+                if isinstance(child, ToNode):
+                    return child.node
+            if (kind == "hit" and a == A.HIT) or (kind == "reveal" and a == A.REVEAL_HIT):
+                for o in outs:
+                    if not isinstance(o, ToNode):
+                        continue
+                    got = o.node
+                    if kind == "hit" and got[2] == self.ms.add[node[2]][event[1]]:
+                        return got
+                    if kind == "reveal" and node[1] == event[1] and got[1] == hidden:
+                        return got
+        raise SolverError(f"the event {event!r} is not legal at the player node {node!r}")
 
     def all_player_nodes(self) -> list[tuple]:
         """Every player node reachable under some play, parents before children."""
@@ -571,13 +735,25 @@ class HeadsUpGame:
                     if isinstance(o, ToNode) and o.node not in seen:
                         seen.add(o.node)
                         stack.append(o.node)
+            if len(seen) > MAX_NODES:
+                raise self.too_large("every play of the player")
         order.sort(key=self.node_order)
         return order
 
+    def too_large(self, what: str) -> SolverError:
+        """The error for a perfect-recall tree beyond :data:`MAX_NODES` player decisions."""
+        return SolverError(
+            f"{what} reaches more than {MAX_NODES:,} player decisions in the perfect-recall "
+            f"game (every order of the cards, every "
+            f"moment of a bet or raise is its own history): out of reach of an exact answer. "
+            f"Use a deterministic policy, a smaller shoe (composition), stakes='fixed', or "
+            f"recall='forgetful' (the bank that sees only the finished hand)")
+
     def node_order(self, node: tuple) -> tuple:
-        """A topological sort key of player nodes (cards, then phase, stake, raised)."""
-        phase, h, up, s, raised = node
-        return (self.ms.size[up] + (h >= 0), phase, s, raised, h, up)
+        """A topological sort key of player nodes (cards, then phase, stake, raised, history)."""
+        phase, h, up, s, raised, hist = node
+        return (self.ms.size[up] + (h >= 0), phase, s, raised, h, up, hist is not None,
+                hist or ())
 
     # ------------------------------------------------------------ bank
     def bank_legal(self, view: View, bank: int) -> tuple[bool, bool]:

@@ -129,6 +129,14 @@ METHODS = ("cuts", "full")
 _GAP = 1e-9
 """The cutting planes stop once ``ub - lb`` (units per hand) is below this."""
 _MAX_ROUNDS = 1000
+_DAG_VIEWS = 32
+"""At most this many views (stakes, histories) share one :class:`_ViewDAG`: its responses
+are offered to each other (a strategy is legal at every one), at a cost quadratic in it."""
+
+
+def _view_order(view: View) -> tuple:
+    return (view.stake, view.status, view.hidden, view.up, view.hist is not None,
+            view.hist or ())
 
 
 @dataclass
@@ -239,7 +247,7 @@ def _bank_infosets(game: HeadsUpGame, ends: dict[View, dict[int, list[tuple[int,
     ms = game.ms
     infosets: list[tuple[View, int, list[int]]] = []
     info_of: dict[tuple[View, int], int] = {}
-    for view in sorted(ends, key=lambda v: (v.stake, v.status, v.hidden, v.up)):
+    for view in sorted(ends, key=_view_order):
         hands = sorted(ends[view])
         rows = {h: game.player_row(h, view.stake) for h in hands}
         frontier = sorted({ms.add[ms.empty][c] for h in hands
@@ -552,9 +560,11 @@ def _solve_cuts(game: HeadsUpGame, progress: Callable[[str], None] | None = None
         groups.setdefault((view.up, view.hidden, view.status), []).append(view)
     dags: list[_ViewDAG] = []
     for key in sorted(groups):
-        views = sorted(groups[key], key=lambda v: v.stake)
-        hands = sorted({h for v in views for h in player.ends[v]})
-        dags.append(_ViewDAG(game, views, hands))
+        views = sorted(groups[key], key=_view_order)
+        for at in range(0, len(views), _DAG_VIEWS):  # histories of one view: in chunks
+            chunk = views[at:at + _DAG_VIEWS]
+            hands = sorted({h for v in chunk for h in player.ends[v]})
+            dags.append(_ViewDAG(game, chunk, hands))
     col: dict[View, int] = {}
     scale: list[float] = []
     rho_maps = []

@@ -26,6 +26,8 @@ Four kinds:
 
 from __future__ import annotations
 
+import dataclasses
+
 from collections.abc import Hashable, Mapping
 from typing import Any
 
@@ -56,6 +58,10 @@ class SolverPolicy:
     """True if the policy cannot tell sota, caballo and rey apart (figures may merge)."""
     bank_uses_view = True
     """False if the bank's choice depends only on its own cards (a faster evaluation)."""
+    forgets = True
+    """True if the policy never looks at the order of play (a node's or view's ``hist``)."""
+    memory: frozenset[tuple] | None = None
+    """When it does (``forgets`` false): the histories it tells apart (``None``: all)."""
 
     def player(self, game: HeadsUpGame, node: tuple, legal: list[int]) -> Dist:
         raise NotImplementedError
@@ -120,6 +126,8 @@ class TabularPolicy(SolverPolicy):
         self.figure_symmetric = game.merge_figures
         self.player_table: Mapping[tuple, Dist] = player if player is not None else {}
         self.bank_table: Mapping[tuple[View, int], Dist] = bank if bank is not None else {}
+        self.forgets = game.recall == "forgetful"
+        self.memory = game.memory
 
     def _lookup(self, table: Mapping[Any, Dist], key: Hashable, game: HeadsUpGame,
                 role: str) -> Dist:
@@ -132,11 +140,13 @@ class TabularPolicy(SolverPolicy):
             raise SolverError(f"strategy {self.name!r} has no {role} decision at "
                               f"{key!r}") from None
 
+    # Keys of a twin game (another recall or memory) are read as this game keys them.
     def player(self, game: HeadsUpGame, node: tuple, legal: list[int]) -> Dist:
-        return self._lookup(self.player_table, node, game, "player")
+        return self._lookup(self.player_table, self.game.project_node(node), game, "player")
 
     def bank(self, game: HeadsUpGame, view: View, bank: int, legal: list[int]) -> Dist:
-        return self._lookup(self.bank_table, (view, bank), game, "bank")
+        return self._lookup(self.bank_table, (self.game.project_view(view), bank), game,
+                            "bank")
 
 
 def game_key(game: HeadsUpGame) -> tuple:
@@ -158,7 +168,7 @@ class AgentPolicy(SolverPolicy):
         self._caches: dict[tuple, dict[Hashable, Dist]] = {}
         self._game: HeadsUpGame | None = None
         self._cache: dict[Hashable, Dist] = {}
-        self._observations: EngineObservations | None = None
+        self._observations: Any = None
         self.queries = 0
         """How many times ``act`` was called (once per information state and game)."""
 
@@ -171,7 +181,7 @@ class AgentPolicy(SolverPolicy):
         if cached is not None:
             return cached
         if self._observations is None:
-            self._observations = EngineObservations(game)
+            self._observations = self.states(game)
         mask = np.zeros(game.layout.size, dtype=np.int8)
         mask[legal] = 1
         action = self.agent.act(obs_fn(self._observations), mask)
@@ -190,13 +200,21 @@ class AgentPolicy(SolverPolicy):
         self._cache[key] = dist
         return dist
 
+    def states(self, game: HeadsUpGame) -> Any:
+        """What builds the vector ``act`` is given at ``game``'s states: the observation."""
+        return EngineObservations(game)
+
+    # The observation is a summary without the order of play (envs.observation), so the
+    # history in a perfect-recall key is left out: one question per summary.
     def player(self, game: HeadsUpGame, node: tuple, legal: list[int]) -> Dist:
-        return self._ask(game, ("p", node),
-                         lambda ob: ob.player_observation(node, legal), legal)
+        state = node[:5]
+        return self._ask(game, ("p", state),
+                         lambda ob: ob.player_observation(state, legal), legal)
 
     def bank(self, game: HeadsUpGame, view: View, bank: int, legal: list[int]) -> Dist:
-        return self._ask(game, ("b", view, bank),
-                         lambda ob: ob.bank_observation(view, bank, legal), legal)
+        summary = dataclasses.replace(view, hist=None)
+        return self._ask(game, ("b", summary, bank),
+                         lambda ob: ob.bank_observation(summary, bank, legal), legal)
 
 
 def as_policy(spec: Any, rules: Rules | None = None) -> SolverPolicy:
@@ -205,7 +223,9 @@ def as_policy(spec: Any, rules: Rules | None = None) -> SolverPolicy:
     Spec strings go through the agent registry (``agents.make_agent``, with
     ``rules`` for agents that read them). The scripted agents are recognised
     by their exact type and solved natively; any other agent is queried
-    through observations and must be a function of (observation, mask).
+    through observations and must be a function of (observation, mask), or,
+    when its ``observation_type`` is ``"information_state"``, through
+    information states (:mod:`evaluate.solver.observed`).
     """
     if isinstance(spec, SolverPolicy):
         return spec
@@ -221,6 +241,10 @@ def as_policy(spec: Any, rules: Rules | None = None) -> SolverPolicy:
         return ThresholdPolicy(agent.threshold)
     if type(agent) is RandomAgent:
         return UniformPolicy()
+    if getattr(agent, "observation_type", "observation") == "information_state":
+        from evaluate.solver.observed import InformationStatePolicy  # it builds on this module
+
+        return InformationStatePolicy(agent, name)
     return AgentPolicy(agent, name)
 
 
@@ -351,9 +375,9 @@ class EngineObservations:
         return obs
 
     def player_observation(self, node: tuple, legal: list[int]) -> np.ndarray:
-        """What seat 0 sees at a player node."""
+        """What seat 0 sees at a player node (its history, if any, is not looked at)."""
         g = self.game
-        phase, h, up, s, raised = node
+        phase, h, up, s, raised = node[:5]
         if h < 0:  # before the deal: the cards do not show yet
             spare = self._spare([])
             self._play(self._cards([spare, self._spare([spare])]), 0, 0, 0, "never", [])
@@ -422,6 +446,11 @@ class StrategyAgent(Agent):
 
     def __init__(self, game: HeadsUpGame, player: SolverPolicy | None = None,
                  bank: SolverPolicy | None = None, seed: int | None = None) -> None:
+        if game.recall != "forgetful":
+            raise SolverError("StrategyAgent reads the observation, a summary without the "
+                              "order of play: it plays strategies of a game with "
+                              "recall='forgetful' only (a perfect-recall strategy needs the "
+                              "hand's history)")
         self.game = game
         self.player_policy = player
         self.bank_policy = bank
@@ -448,14 +477,14 @@ class StrategyAgent(Agent):
         up = self._multiset(seen.up_counts(0))
         s = seen.stake_units(0)
         if phase == ENGINE_BET:
-            return "player", (BET, h, up, 0, False)
+            return "player", (BET, h, up, 0, False, None)
         r = g.rules
         room = min(r.max_bet - s * r.min_bet, g.player_chips - s * r.min_bet)
         seven_and_half = h >= 0 and g.ms.total[g.ms.add[up][h]] == SEVEN_AND_HALF
         raised = (r.bet_raise and g.stakes == "free" and r.bet_ladder[0] * r.min_bet <= room
                   and not seven_and_half  # only stand is left there (RULES.md §8.7)
                   and not mask[g.layout.raise_start:].any())
-        return "player", (PLAY, h, up, s, bool(raised))
+        return "player", (PLAY, h, up, s, bool(raised), None)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         role, key = self.state(np.asarray(observation), np.asarray(action_mask))

@@ -134,7 +134,7 @@ def strategy_json(game: HeadsUpGame, policy: SolverPolicy, role: str,
             r = reach[node]
             if r <= 0.0:
                 continue
-            phase, h, up, s, raised = node
+            phase, h, up, s, raised, hist = node
             legal = [a for a, _o in game.player_actions(node)]
             dist = policy.player(game, node, legal)
             out.append({
@@ -143,6 +143,7 @@ def strategy_json(game: HeadsUpGame, policy: SolverPolicy, role: str,
                 "up": game.describe(up).split() if up != game.ms.empty else [],
                 "total": format_half_points(game.ms.total[game.player_hand(node)]),
                 "stake": s, "raised": raised, "reach": r,
+                **({} if hist is None else {"history": game.describe_history(hist)}),
                 "actions": {names[a]: p for a, p in dist}})
         return out
     for (view, b) in sorted(reach, key=lambda k: (k[0].stake, k[0].status, k[0].up, k[1])):
@@ -157,6 +158,7 @@ def strategy_json(game: HeadsUpGame, policy: SolverPolicy, role: str,
             "player_hidden": view.hidden,
             "player_status": "declared" if view.status == DECLARED else "stood",
             "stake": view.stake, "bank": game.describe(b).split(),
+            **({} if view.hist is None else {"history": game.describe_history(view.hist)}),
             "bank_total": format_half_points(game.ms.total[b]), "reach": r,
             "actions": {names[a]: p for a, p in dist}})
     return out

@@ -130,6 +130,7 @@ built by the real engine (:class:`~evaluate.solver.policies.EngineObservations`)
 from __future__ import annotations
 
 import heapq
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -139,11 +140,13 @@ import numpy as np
 from envs import actions as A
 from envs.hands import DECLARED
 from envs.rules import Rules
-from evaluate.solver.game import (BANK_BUST, BUST, NUM_RESULTS, SEVEN_AND_HALF, SEVEN_MULTI,
+from evaluate.solver.game import (BANK_BUST, BUST, MAX_NODES, NUM_RESULTS, SEVEN_AND_HALF,
+                                  SEVEN_MULTI,
                                   HeadsUpGame, SolverError, ToBank, ToNode, View, check_rules,
                                   view_hands)
 from evaluate.solver.lp import solve_equilibrium
 from evaluate.solver.policies import Dist, SolverPolicy, TabularPolicy, as_policy
+from evaluate.solver.recall import solve_perfect_recall
 
 __all__ = [
     "BankOutcomes", "BestResponse", "Equilibrium", "Evaluation", "Exploitability", "SolverError",
@@ -157,14 +160,42 @@ _TIE = 1e-12
 
 def make_game(rules: Rules | str, composition: Composition = None,
               policies: Sequence[SolverPolicy] = (), stakes: str = "free",
-              jackpot: int | None = None) -> HeadsUpGame:
+              jackpot: int | None = None, recall: str = "perfect") -> HeadsUpGame:
     """The game for ``rules`` and ``composition``, merging figures when every policy allows.
 
     ``jackpot``: chips in the pot before this hand's ante (default 0; see
-    :class:`~evaluate.solver.game.HeadsUpGame`).
+    :class:`~evaluate.solver.game.HeadsUpGame`). ``recall``: ``"perfect"``
+    (RULES.md §8.10, the real game) or ``"forgetful"`` (the bank sees only
+    the finished hand's view).
     """
     merge = all(p.figure_symmetric for p in policies)
-    return HeadsUpGame(rules, composition, merge_figures=merge, stakes=stakes, jackpot=jackpot)
+    return HeadsUpGame(rules, composition, merge_figures=merge, stakes=stakes, jackpot=jackpot,
+                       recall=recall)
+
+
+def game_for(game: HeadsUpGame, *policies: SolverPolicy) -> HeadsUpGame:
+    """The smallest twin of ``game`` in which every one of ``policies`` is played exactly.
+
+    Policies that never look at the order of play meet in the forgetful
+    twin: there the histories that lead to one summary are merged, which
+    changes nothing when nobody reads them (a best response *to* such
+    policies included: what the responder could learn from the order is
+    worth nothing against an opponent that ignores it). A policy that
+    remembers some histories (a strategy of a partial-recall game of
+    :mod:`evaluate.solver.recall`) needs those kept; one that remembers all
+    (an information-state agent) needs the whole perfect-recall tree.
+    """
+    if game.recall == "forgetful":
+        return game
+    if all(p.forgets for p in policies):
+        return game.twin("forgetful")
+    memories = [p.memory for p in policies if not p.forgets]
+    if any(m is None for m in memories):
+        return game.twin("perfect", game.memory)
+    union: frozenset[tuple] = frozenset().union(*[m for m in memories if m is not None])
+    if game.memory is not None:
+        union &= game.memory
+    return game.twin("perfect", union)
 
 
 # --------------------------------------------------------------------- bank side
@@ -343,6 +374,7 @@ def _player_forward(game: HeadsUpGame, policy: SolverPolicy, record: bool) -> _F
     seen_reach: dict[tuple, float] = {}
     ends: dict[tuple[View, int], float] = {}
     bust_prob = bust_payoff = stake = 0.0
+    visited = 0
     while heap:
         _key, node = heapq.heappop(heap)
         r = reach.pop(node)
@@ -359,6 +391,9 @@ def _player_forward(game: HeadsUpGame, policy: SolverPolicy, record: bool) -> _F
                     if o.node not in reach:
                         reach[o.node] = 0.0
                         heapq.heappush(heap, (game.node_order(o.node), o.node))
+                        visited += 1
+                        if visited > MAX_NODES:
+                            raise game.too_large(f"the play of {policy.name}")
                     reach[o.node] += w
                 elif isinstance(o, ToBank):
                     key = (o.view, o.hand)
@@ -369,6 +404,18 @@ def _player_forward(game: HeadsUpGame, policy: SolverPolicy, record: bool) -> _F
                     bust_payoff -= w * node[3]
                     stake += w * node[3]
     return _Forward(ends, bust_prob, bust_payoff, stake, seen_reach)
+
+
+def player_forward(game: HeadsUpGame, policy: SolverPolicy) -> _Forward:
+    """The player's ``policy`` played forward in ``game``: ``ends`` maps each finished hand
+    ``(view, hand)`` to its probability; ``bust_payoff`` is the payoff of its busts."""
+    return _player_forward(game, policy, record=False)
+
+
+def view_response(game: HeadsUpGame, view: View, hands: list[tuple[int, float]]) -> float:
+    """``Σ_H ρ_H u_H`` when the bank best-responds at ``view`` to ``hands`` = ``[(H, ρ_H)]``,
+    on the player's own payoff (the zero-sum game of the equilibrium LP)."""
+    return _bank_view_response(game, view, hands, {}, own=True)
 
 
 def _payoffs(game: HeadsUpGame, ends: Sequence[tuple[View, int]],
@@ -396,6 +443,8 @@ def evaluate_policies(game: HeadsUpGame, player: SolverPolicy, bank: SolverPolic
     meets the bank's policy (:class:`BankOutcomes`); the EV sums
     probability x payoff over bust hands and the bank's results.
     """
+    if not record:
+        game = game_for(game, player, bank)
     fw = _player_forward(game, player, record)
     ends = list(fw.ends)
     weights = np.array([fw.ends[e] for e in ends])
@@ -415,7 +464,8 @@ def evaluate_policies(game: HeadsUpGame, player: SolverPolicy, bank: SolverPolic
 
 
 def evaluate(rules: Rules | str, player: Any, bank: Any, composition: Composition = None,
-             record: bool = False, jackpot: int | None = None) -> Evaluation:
+             record: bool = False, jackpot: int | None = None,
+             recall: str = "perfect") -> Evaluation:
     """Exact EV of ``player`` against ``bank`` for one hand of ``rules`` from ``composition``.
 
     ``composition`` is the shoe (default: full; see
@@ -426,7 +476,7 @@ def evaluate(rules: Rules | str, player: Any, bank: Any, composition: Compositio
     """
     rules = check_rules(rules)
     p, b = as_policy(player, rules), as_policy(bank, rules)
-    game = make_game(rules, composition, (p, b), jackpot=jackpot)
+    game = make_game(rules, composition, (p, b), jackpot=jackpot, recall=recall)
     return evaluate_policies(game, p, b, record)
 
 
@@ -462,8 +512,11 @@ def player_best_response(game: HeadsUpGame, bank: SolverPolicy) -> tuple[float, 
     """The player's best response: ``V(x) = max_a Σ_o p(o) V(o)`` over every player node.
 
     On the player's own payoff: the pot counts for a natural the bank does
-    not match; the value is net of the ante.
+    not match; the value is net of the ante. It is computed in the twin of
+    ``game`` that keeps what the bank remembers (:func:`game_for`): against
+    a bank that ignores some order of play, telling it apart gains nothing.
     """
+    game = game_for(game, bank)
     nodes = game.all_player_nodes()
     ends = sorted({(o.view, o.hand) for node in nodes for _a, outs in game.player_actions(node)
                    for o in outs if isinstance(o, ToBank)}, key=lambda e: (_view_key(e[0]), e[1]))
@@ -492,19 +545,22 @@ def player_best_response(game: HeadsUpGame, bank: SolverPolicy) -> tuple[float, 
 
 
 def _bank_view_response(game: HeadsUpGame, view: View, hands: list[tuple[int, float]],
-                        table: dict[tuple, Dist]) -> float:
+                        table: dict[tuple, Dist], own: bool = False) -> float:
     """The bank's best response at every ``(view, B)``; returns ``Σ_H ρ_H · u_H``.
 
     ``hands`` lists ``(H, ρ(view, H))``. Bottom-up over the bank's multisets,
     the bank picks the action minimising the posterior-weighted payoff
     ``Σ_H ρ_H w_H(B) u_H(B, a)`` (see the module docstring); ``u_H(B)``, a
     vector over the hands (a list: views hold few hands), is the player's
-    payoff under that choice.
+    payoff under that choice: the chips it wins (the bank's own payoff), or
+    with ``own=True`` the player's own payoff (``player_row``: the zero-sum
+    game the equilibrium LP solves).
     """
     ms = game.ms
     add, total, tuples, size = ms.add, ms.total, ms.tuples, ms.size
     k = len(hands)
-    rows = [game.payoff_row(h, view.stake) for h, _r in hands]
+    row_of = game.player_row if own else game.payoff_row
+    rows = [row_of(h, view.stake) for h, _r in hands]
     left = [game.remaining(h)[0] for h, _r in hands]
     n = game.num_cards - size[hands[0][0]]
     worst = -float(view.stake)
@@ -600,13 +656,19 @@ def bank_best_response(game: HeadsUpGame, player: SolverPolicy) -> tuple[float, 
 
 
 def _view_key(view: View) -> tuple:
-    return (view.stake, view.status, view.hidden, view.up)
+    return (view.stake, view.status, view.hidden, view.up, view.hist is not None,
+            view.hist or ())
 
 
 def best_response(rules: Rules | str, role: str, opponent: Any,
                   composition: Composition = None, baseline: Any = None,
-                  stakes: str = "free", jackpot: int | None = None) -> BestResponse:
+                  stakes: str = "free", jackpot: int | None = None,
+                  recall: str = "perfect") -> BestResponse:
     """Best response of ``role`` (``"player"`` or ``"bank"``) to the other role's ``opponent``.
+
+    With ``recall="perfect"`` (default, RULES.md §8.10) the responder
+    remembers the public history: a best-responding bank answers every
+    history the player's policy reaches on its own.
 
     ``baseline``, if given, is the responder's own policy, to report the EV
     it gets (``value`` is always at least as good for the responder).
@@ -620,7 +682,7 @@ def best_response(rules: Rules | str, role: str, opponent: Any,
     opp = as_policy(opponent, rules)
     base = as_policy(baseline, rules) if baseline is not None else None
     game = make_game(rules, composition, (opp,) if base is None else (opp, base), stakes,
-                     jackpot)
+                     jackpot, recall)
     if role == "player":
         value, strategy = player_best_response(game, opp)
         base_ev = None if base is None else evaluate_policies(game, base, opp).ev
@@ -686,8 +748,11 @@ def exploitability_of(game: HeadsUpGame, player: SolverPolicy,
 
 def exploitability(rules: Rules | str, player: Any, bank: Any,
                    composition: Composition = None, stakes: str = "free",
-                   jackpot: int | None = None) -> Exploitability:
+                   jackpot: int | None = None, recall: str = "perfect") -> Exploitability:
     """Exploitability of the pair (``player``, ``bank``); see :class:`Exploitability`.
+
+    ``recall="perfect"`` (default): each best response remembers the public
+    history (RULES.md §8.10); ``"forgetful"``: the bank sees only the finished hand's view.
 
     With ``stakes="free"`` a best-responding player may bet and raise as the
     rules allow; ``"fixed"`` holds it to the smallest bet. ``jackpot``: the
@@ -695,7 +760,7 @@ def exploitability(rules: Rules | str, player: Any, bank: Any,
     """
     rules = check_rules(rules)
     p, b = as_policy(player, rules), as_policy(bank, rules)
-    game = make_game(rules, composition, (p, b), stakes, jackpot)
+    game = make_game(rules, composition, (p, b), stakes, jackpot, recall)
     return exploitability_of(game, p, b)
 
 
@@ -720,11 +785,16 @@ class Equilibrium:
     size: dict[str, int]
     """LP size: player sequences, bank decisions, non-zeros, and the method's own counts."""
     seconds: float
-    """Wall time of the LP (build and solve)."""
+    """Wall time of the solve (every LP and refinement round; the check not included)."""
     method: str = "cuts"
     """How the LP was solved: ``"cuts"`` (view-decomposed, default) or ``"full"``."""
     gap: float = 0.0
-    """Upper minus lower bound on the value when the cutting planes stopped."""
+    """Upper minus lower bound on the value when the solver stopped."""
+    recall: str = "perfect"
+    """The game solved: ``"perfect"`` (RULES.md §8.10) or ``"forgetful"``."""
+    rounds: list[Any] = field(default_factory=list)
+    """With perfect recall: each partial-recall game solved on the way
+    (:class:`~evaluate.solver.recall.RefinementRound`)."""
 
     @property
     def bank_value(self) -> float:
@@ -745,15 +815,25 @@ NASH_TOLERANCE = 1e-9
 def equilibrium(rules: Rules | str, composition: Composition = None,
                 stakes: str = "free", method: str = "cuts",
                 jackpot: int | None = None,
-                progress: Callable[[str], None] | None = None) -> Equilibrium:
+                progress: Callable[[str], None] | None = None,
+                recall: str = "perfect", time_limit: float | None = None) -> Equilibrium:
     """Equilibrium of the heads-up hand by the sequence-form LP (:mod:`evaluate.solver.lp`).
+
+    ``recall="perfect"`` (default; RULES.md §8.10) solves the game in which
+    both seats remember the public history: the LP is solved on
+    partial-recall games whose memory grows until the perfect-recall
+    NashConv is below :data:`NASH_TOLERANCE` (:mod:`evaluate.solver.recall`);
+    ``time_limit`` (seconds) stops it early with exact bounds (``gap``).
+    ``recall="forgetful"`` solves the smaller game in which the bank sees
+    only the finished hand's view (and ``method`` picks how its LP is
+    solved). Either way the strategies are rechecked by exact best responses
+    in the game asked for (``check``).
 
     ``stakes="free"`` (default) makes bets and raises decisions, as in the
     engine; ``"fixed"`` solves per unit stake (the smallest bet, no raises).
     ``method="cuts"`` (default) solves the LP decomposed by the bank's views,
     generating its rows; ``"full"`` writes the whole sequence-form LP (same
-    value; practical on small games only). Either way the strategies are
-    rechecked by the best-response code (``check``).
+    value; practical on small forgetful games only).
 
     With a jackpot (``jackpot_ante`` > 0; ``jackpot`` chips in the pot
     before this hand's ante) the hand is general-sum: the bank only cares
@@ -766,12 +846,26 @@ def equilibrium(rules: Rules | str, composition: Composition = None,
     docstring (*The jackpot*) for when that holds; ``certified`` reports
     it, and ``check`` gives the NashConv when it does not.
 
-    ``progress(message)`` hears what is being done (the LP's rounds, the check).
+    ``progress(message)`` hears what is being done (the rounds, the check).
     """
-    game = make_game(rules, composition, (), stakes, jackpot)
-    sol = solve_equilibrium(game, method, progress)
+    game = make_game(rules, composition, (), stakes, jackpot, recall)
+    start = time.perf_counter()
+    rounds: list[Any] = []
+    if recall == "perfect":
+        if method != "cuts":
+            raise SolverError(f"method={method!r} solves the forgetful game only; the "
+                              f"perfect-recall equilibrium is refined with 'cuts'")
+        refined = solve_perfect_recall(game, progress, time_limit)
+        sol = refined.solution
+        rounds = refined.rounds
+        size = dict(sol.size, remembered_histories=len(refined.memory), rounds=len(rounds))
+    else:
+        sol = solve_equilibrium(game, method, progress)
+        size = sol.size
+    seconds = time.perf_counter() - start
     if progress is not None:
         progress("checking the strategies with exact best responses")
     check = exploitability_of(game, sol.player, sol.bank)
-    return Equilibrium(sol.value - game.ante, sol.player, sol.bank, game, check, sol.size,
-                       sol.seconds, sol.method, sol.gap)
+    return Equilibrium(sol.value - game.ante, sol.player, sol.bank, game, check, size,
+                       seconds, sol.method, sol.gap if recall == "forgetful"
+                       else refined.gap, recall, rounds)
