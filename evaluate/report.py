@@ -14,8 +14,14 @@ For the runs given (folders made by ``sette train``) the report holds:
   and are also summarised by IQM and probability of improvement;
 * **figures**: EV with intervals, strategy maps of the learned and baseline
   policies (:mod:`evaluate.strategy`), learning curves read from the runs'
-  TensorBoard files, and — heads-up, where the solver models the rules and
-  the policies — each learned policy against the exact best response;
+  TensorBoard files;
+* heads-up, where the solver models the rules and the policies, the **exact
+  best-response gaps** in the game with perfect recall (RULES.md §8.10, one
+  hand from a full shoe): for each learned policy of a role (the bank trained
+  on the information state beside the one trained on the observation) and
+  for the baselines of that role (the best threshold against the same
+  opponent, ``careful`` or ``reader``), its exact EV against the chosen
+  opponent and how much the exact best response in its seat gains over it;
 * the **rule-variant table** of the bank's edge per preset under baseline
   play and under the runs' learned play (:mod:`evaluate.variants`);
 * the exact rules, every setting and seed, package versions and the command
@@ -49,7 +55,8 @@ from agents.registry import make_agent, resolve_spec
 from agents.seating import role_policy
 from envs.rules import PRESETS, Rules
 from evaluate import plots, strategy
-from evaluate.solver.exact import BestResponseRow, ExactUnavailable, best_response_row
+from evaluate.solver.exact import (BestResponseRow, ExactUnavailable, best_response_rows,
+                                   best_threshold)
 from evaluate.tournament import (ROLES, Entrant, TournamentConfig, TournamentResult,
                                  build_agents, md_code, run_tournament)
 from evaluate.variants import DEFAULT_BASELINES as DEFAULT_VARIANT_BASELINES
@@ -57,11 +64,20 @@ from evaluate.variants import LearnedPlay, variant_data, variant_markdown, varia
 
 RUN_FILE, CONFIG_FILE, MODEL_FILE = "run.json", "config.toml", "model.zip"
 MODEL_STAGES = {"learned": ("player", "bank"),
+                "information-state": ("player-information-state", "bank-information-state"),
                 "self-play": ("selfplay/player", "selfplay/bank")}
 """Learned seats a run may hold: name -> (player stage, bank stage) folders."""
+OFF_TOURNAMENT = ("information-state",)
+"""Learned seats left out of the tournament: trained on the information state of the
+single-seat views, whose bank stays on one seat, they read one that the tournament's
+table, whose bank rotates, does not give (a longer history); they meet their opponents in
+the exact best-response comparison instead (and in ``sette train``'s closing table)."""
 STAND_INS = {"player": "careful", "bank": "reader"}
 """Who plays the role a run has no model for, beside the model it has."""
 DEFAULT_BASELINES = ("threshold:5.5", "careful")
+BR_THRESHOLDS = (3.5, 4.0, 4.5, 5.0, 5.5, 6.0, 6.5, 7.0)
+"""Thresholds among which the best one against the opponent is a baseline of the exact
+best-response gaps (those of ``sette train``'s closing table)."""
 PACKAGES = ("sette-e-mezzo", "numpy", "gymnasium", "pettingzoo", "matplotlib", "tensorboard",
             "torch", "stable-baselines3", "sb3-contrib", "scipy")
 
@@ -174,14 +190,19 @@ class ReportOptions:
     variant_baselines: tuple[str, ...] = DEFAULT_VARIANT_BASELINES
     workers: int = 1
     best_response: tuple[str, ...] = ("player",)
-    """Learned roles compared with the exact best response (heads-up runs). The solver
-    asks a learned bank for its action at every bank decision of its game, which takes
-    many minutes: the bank is left out unless asked for."""
+    """Roles whose learned policies and baselines are held to the exact best response
+    (heads-up runs, the perfect-recall game). The solver asks a bank agent for its action
+    at every bank decision it meets (``reader``, the bank baseline, takes minutes; a bank on
+    the information state is asked at every history, and is out of reach on a full shoe
+    beyond :data:`evaluate.solver.exact.BANK_QUERY_BUDGET` states): the bank is left out
+    unless asked for."""
     br_bank: str = "threshold:5.5"
     """The bank the learned player and its best response meet (a scripted spec is
     solved directly; an agent such as ``reader`` is queried state by state: slower)."""
     br_player: str = "threshold:5.5"
-    """The player the learned bank and its best response meet."""
+    """The player the learned bank and its best response meet (the training opponent,
+    ``careful``, makes the best response of the bank remember every history of its play:
+    minutes)."""
 
     def command(self, runs: Sequence[str | Path], out: str | Path) -> str:
         """The ``sette report`` command line that writes this report again."""
@@ -236,6 +257,8 @@ def _entrants(runs: Sequence[RunInfo], baselines: Sequence[str]) -> list[Entrant
     """Baselines, then each learned seat: a group of seeds when several runs have it."""
     entrants = [Entrant(spec, resolve_spec(spec)) for spec in baselines]
     for name in MODEL_STAGES:
+        if name in OFF_TOURNAMENT:
+            continue
         having: dict[str, list[RunInfo]] = {}
         for run in runs:
             if name in run.models:
@@ -251,26 +274,37 @@ def _entrants(runs: Sequence[RunInfo], baselines: Sequence[str]) -> list[Entrant
 
 def _best_response_rows(run: RunInfo, rules: str, options: ReportOptions, writer: _Writer
                         ) -> list[BestResponseRow]:
-    """Heads-up learned player and/or bank of ``run`` against the chosen opponents."""
+    """Every learned policy of ``run`` in each role of ``options.best_response``, and that
+    role's baselines, against the chosen opponent, next to the exact best response."""
     rows: list[BestResponseRow] = []
-    if "learned" not in run.models:
-        writer.add("*Learned vs exact best response: skipped — no learned models.*", "")
-        return rows
-    specs = dict(zip(ROLES, run.models["learned"].split("|")))
     resolved = Rules.resolve(rules)
     opponents = {"player": options.br_bank, "bank": options.br_player}
     for role in options.best_response:
-        if role not in run.learned["learned"]:
+        learned = [(f"{name} {role}", make_agent(spec, rules=resolved))
+                   for name, seat in run.models.items() if role in run.learned[name]
+                   for spec in [dict(zip(ROLES, seat.split("|")))[role]]]
+        if not learned:
             writer.add(f"*Learned {role} vs exact best response: skipped — {run.name} has "
                        f"no learned {role}.*", "")
             continue
-        policy = make_agent(specs[role], rules=resolved)
-        try:  # the opponent goes as its spec: the solver plays scripted specs directly
-            rows.append(best_response_row(rules, role, f"learned {role}", policy,
-                                          opponents[role], opponents[role]))
+        opponent = opponents[role]
+        try:
+            # the opponent goes as its spec: the solver plays scripted specs directly
+            threshold = best_threshold(rules, role, opponent, BR_THRESHOLDS)
+            candidates = [(f"{threshold} (best threshold)", threshold),
+                          (STAND_INS[role], STAND_INS[role]), *learned]
+            found = best_response_rows(rules, role, candidates, opponent, opponent)
         except ExactUnavailable as exc:
             writer.add(f"*Learned {role} vs exact best response: skipped — {exc}*", "")
             writer.log(f"report: best response of the {role} skipped: {exc}")
+            continue
+        for (label, _policy), row in zip(candidates, found):
+            if isinstance(row, ExactUnavailable):
+                writer.add(f"*{label.capitalize()} vs exact best response: skipped — "
+                           f"{row}*", "")
+                writer.log(f"report: {label} vs the best response skipped: {row}")
+            else:
+                rows.append(row)
     return rows
 
 
@@ -308,7 +342,12 @@ def write_report(run_dirs: Sequence[str | Path], out: str | Path,
                   "only the baselines are compared.*", "")
         for run in group:
             for name, roles in run.learned.items():
-                if len(roles) == 1:
+                if name in OFF_TOURNAMENT:
+                    w.add(f"*{run.name} has a {' and a '.join(roles)} trained on the "
+                          f"information state ({name}): held to the exact best response "
+                          f"below, not seated in the tournament, whose bank rotates (it "
+                          f"read the information state of a table whose bank stays).*", "")
+                elif len(roles) == 1:
                     other = "bank" if roles == ("player",) else "player"
                     w.add(f"*{run.name} has a learned {roles[0]} ({name}) but no learned "
                           f"{other}: its seat plays the {other} as {md_code(STAND_INS[other])}"
@@ -339,15 +378,21 @@ def write_report(run_dirs: Sequence[str | Path], out: str | Path,
                      lambda p: plots.plot_learning_curves(_run_curves(run), p))
         if seats == 2 and options.best_response:
             w.add("### Learned policies vs the exact best response", "",
-                  "One hand from a full shoe, exact (`evaluate/solver/`): the learned policy "
-                  "and the best response to the same opponent, EV for the policy's side "
-                  f"(roles: {', '.join(options.best_response)}).", "")
+                  "Exact numbers of one hand from a full shoe in the game with perfect recall "
+                  "(RULES.md §8.10: a best response remembers the order and timing of the "
+                  "other seat's play; `evaluate/solver/`): each policy's EV against the "
+                  "opponent, the EV of the exact best response in its seat against the same "
+                  "opponent, and the gap between them — what a perfect player of that seat "
+                  "would gain over it. EV for the policy's side, units of min_bet; roles: "
+                  f"{', '.join(options.best_response)}; players against "
+                  f"{md_code(options.br_bank)}, banks against {md_code(options.br_player)}.",
+                  "")
             rows = _best_response_rows(group[0], rules, options, w)
             table_data["best_response"] = [vars(r) for r in rows]
             if rows:
-                w.add("| policy | opponent | policy EV | best response EV | gap |",
-                      "|---|---|---:|---:|---:|")
-                w.add(*(f"| {r.label} | {md_code(r.opponent)} | {r.own_ev:+.4f} | "
+                w.add("| role | policy | opponent | policy EV | best response EV | gap |",
+                      "|---|---|---|---:|---:|---:|")
+                w.add(*(f"| {r.role} | {r.label} | {md_code(r.opponent)} | {r.own_ev:+.4f} | "
                         f"{r.own_best:+.4f} | {r.gap:.4f} |" for r in rows))
                 w.add("")
                 w.figure(f"best-response{suffix}.png", "Learned vs exact best response",

@@ -221,7 +221,7 @@ def test_report_with_learned_models(tmp_path):
     assert "| `learned` | all |" in text and "--best-response player" in text
     assert "No learned models found" not in text and "stand-in" not in text
     assert "### Learned policies vs the exact best response" in text
-    if "| learned player | `threshold:5.5` |" in text:  # the solver took the learned agent
+    if "| player | learned player | `threshold:5.5` |" in text:  # the solver took the agent
         _image(tmp_path / "r" / "best-response.png")
     else:
         assert "Learned player vs exact best response: skipped" in text

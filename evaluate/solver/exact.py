@@ -1,17 +1,23 @@
 """Exact heads-up numbers for reports, from the solver where it applies.
 
 The solver values one hand between one player and the bank from a full
-shoe, with no sampling. It refuses rules it does not model (the matta, house
-rules…) and policies it cannot query; every such refusal comes
-out of this module as :class:`ExactUnavailable` with the solver's reason, so
-a report can print the reason and skip that number or plot.
+shoe, with no sampling, in the game with perfect recall (RULES.md §8.10:
+a best-responding bank remembers the order and timing of the player's
+play; an agent on the information state is asked at every history,
+:mod:`evaluate.solver.observed`). It refuses rules it does not model (the
+matta, house rules…), policies it cannot query and best responses out of
+its reach; every such refusal comes out of this module as
+:class:`ExactUnavailable` with the solver's reason, so a report can print
+the reason and skip that number or plot.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from envs.cards import SEVEN_AND_HALF
 from envs.rules import Rules
 
 
@@ -80,18 +86,100 @@ class BestResponseRow:
         return self.own_best - self.own_ev
 
 
+BANK_QUERY_BUDGET = 300_000
+"""The most states an agent that remembers the order of play is asked at as the bank, for
+one EV: every history of the player's play it meets, times its own cards (each state costs
+an engine replay, about a millisecond; this is a few minutes)."""
+
+
 def best_response_row(rules: Rules | str, role: str, label: str, policy: Any,
-                      opponent_label: str, opponent: Any) -> BestResponseRow:
+                      opponent_label: str, opponent: Any, recall: str = "perfect"
+                      ) -> BestResponseRow:
     """The exact EV of ``policy`` in ``role`` against ``opponent`` and of the best response.
 
     The best response chooses its stakes too, as the rules let the policy
-    (``stakes="free"``), so it is the best any policy in that seat can do.
+    (``stakes="free"``), so it is the best any policy in that seat can do;
+    ``recall`` is the game's (``"perfect"``, RULES.md §8.10, or the smaller
+    ``"forgetful"`` one, in which the bank sees only the finished hand).
+    """
+    [row] = best_response_rows(rules, role, [(label, policy)], opponent_label, opponent,
+                               recall)
+    if isinstance(row, ExactUnavailable):
+        raise row
+    return row
+
+
+def best_response_rows(rules: Rules | str, role: str, policies: Sequence[tuple[str, Any]],
+                       opponent_label: str, opponent: Any, recall: str = "perfect"
+                       ) -> list[BestResponseRow | ExactUnavailable]:
+    """Each ``(label, policy)`` in ``role`` against ``opponent``, next to the exact best
+    response to ``opponent`` (solved once, as in :func:`best_response_row`).
+
+    A policy the solver cannot value comes back as the :class:`ExactUnavailable`
+    saying why; one that cannot be had for any (the best response itself)
+    raises it. A bank that remembers the order of play (an agent on the
+    information state) is asked at every history of the opponent's play
+    times its own cards; beyond :data:`BANK_QUERY_BUDGET` states it is out of
+    reach and says so, with the count, before asking anything.
     """
     if role not in ("player", "bank"):
         raise ValueError(f"role {role!r} is not one of player, bank")
     solver = _solver()
+    resolved = Rules.resolve(rules)
+    rival = _call(f"the {role}'s opponent {opponent_label}", solver.as_policy, opponent,
+                  resolved)
     br = _call(f"best response of the {role} to {opponent_label}", solver.best_response,
-               rules, role, opponent, baseline=policy, stakes="free")
+               rules, role, rival, stakes="free", recall=recall)
     rules_name = rules if isinstance(rules, str) else "custom rules"
-    return BestResponseRow(rules_name, role, label, opponent_label, float(br.baseline),
-                           float(br.value))
+    out: list[BestResponseRow | ExactUnavailable] = []
+    for label, policy in policies:
+        try:
+            mine = _call(f"{label}", solver.as_policy, policy, resolved)
+            if role == "bank" and not mine.forgets and recall == "perfect":
+                _check_bank_queries(solver, rules, rival, mine, opponent_label)
+            pair = (mine, rival) if role == "player" else (rival, mine)
+            result = _call(f"the EV of {label}", solver.evaluate, rules, *pair, recall=recall)
+        except ExactUnavailable as exc:
+            out.append(exc)
+            continue
+        ev = result.ev if role == "player" else result.chips_ev
+        out.append(BestResponseRow(rules_name, role, label, opponent_label, float(ev),
+                                   float(br.value)))
+    return out
+
+
+def _check_bank_queries(solver: Any, rules: Rules | str, player: Any, bank: Any,
+                        player_label: str) -> None:
+    """Refuse a bank that remembers the order of play where it would be asked at more than
+    :data:`BANK_QUERY_BUDGET` states (see :func:`best_response_rows`)."""
+    # The histories counted with figures merged where the player allows (fewer, and fast).
+    played = _call("the game", solver.make_game, rules, None, (player,))
+    ends = _call(f"the play of {player_label}", solver.player_forward, played, player).ends
+    histories = len({view for view, _hand in ends})
+    ms = _call("the game", solver.make_game, rules, None, (player, bank)).ms
+    own = sum(1 for m, total in enumerate(ms.total) if ms.size[m] and total < SEVEN_AND_HALF)
+    if histories * own > BANK_QUERY_BUDGET:
+        raise ExactUnavailable(
+            f"out of reach: a bank on the information state is asked at every history of "
+            f"{player_label}'s play ({histories:,} at least) with each hand of its own (up to "
+            f"{own:,}), more than the {BANK_QUERY_BUDGET:,} states one exact EV may ask "
+            f"(evaluate.solver.exact.BANK_QUERY_BUDGET; a smaller shoe fits)")
+
+
+def best_threshold(rules: Rules | str, role: str, opponent: Any, thresholds: Sequence[float]
+                   ) -> str:
+    """The ``threshold:T`` spec of ``thresholds`` with the highest exact EV in ``role``
+    against ``opponent`` (one hand, perfect recall; the first of equals)."""
+    solver = _solver()
+    rival = _call(f"the {role}'s opponent", solver.as_policy, opponent, Rules.resolve(rules))
+    best: tuple[float, str] | None = None
+    for t in thresholds:
+        spec = f"threshold:{t:g}"
+        pair = (spec, rival) if role == "player" else (rival, spec)
+        result = _call(f"the EV of {spec}", solver.evaluate, rules, *pair)
+        own = float(result.ev if role == "player" else result.bank_ev)
+        if best is None or own > best[0] + 1e-12:
+            best = (own, spec)
+    if best is None:
+        raise ValueError("best_threshold needs at least one threshold")
+    return best[1]
