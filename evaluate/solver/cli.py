@@ -103,8 +103,9 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                          "(default); full: the whole sequence-form LP (--recall forgetful, "
                          "small games only)")
     eq.add_argument("--time-limit", type=float, default=540.0, metavar="SECONDS",
-                    help="perfect recall: start no refinement round after this (default "
-                         "540); the strategies then come with exact bounds on their gap")
+                    help="perfect recall: start a refinement round only while twice the last "
+                         "round's time fits in this (default 540); the strategies then come "
+                         "with exact bounds on their gap")
     eq.set_defaults(func=_equilibrium)
 
 

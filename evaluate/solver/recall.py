@@ -107,9 +107,10 @@ def solve_perfect_recall(game: HeadsUpGame, progress: Callable[[str], None] | No
                          time_limit: float | None = None) -> RecallSolution:
     """The perfect-recall equilibrium of ``game`` (``recall="perfect"``) by refinement.
 
-    ``time_limit`` (seconds): no new round starts after it; the last round's
-    strategies come back with their exact bounds (``gap`` > :data:`GAP`:
-    an approximate equilibrium whose NashConv is that gap).
+    ``time_limit`` (seconds): no new round starts unless twice the last
+    round's time still fits in it; the last round's strategies then come
+    back with their exact bounds (``gap`` > :data:`GAP`: an approximate
+    equilibrium whose NashConv is that gap).
     """
     from evaluate.solver.values import player_forward, view_response
 
@@ -158,10 +159,13 @@ def solve_perfect_recall(game: HeadsUpGame, progress: Callable[[str], None] | No
             f"{rounds[-1].views:,} bank views; value between {lower:+.9f} and "
             f"{sol.value:+.9f} ({rounds[-1].seconds:.0f} s)")
         grown = memory | fresh
-        out_of_time = time_limit is not None and time.perf_counter() - began >= time_limit
+        # A round costs more than the one before (its game is larger): start one only if
+        # twice the last round's time still fits.
+        out_of_time = (time_limit is not None and time.perf_counter() - began
+                       + 2 * rounds[-1].seconds > time_limit)
         if sol.value - lower <= GAP or grown == memory or out_of_time:
             if out_of_time and sol.value - lower > GAP:
-                say(f"stopped at the time limit ({time_limit:g} s): the strategies are "
+                say(f"stopping before the time limit ({time_limit:g} s): the strategies are "
                     f"within {sol.value - lower:.2e} per hand of an equilibrium")
             return RecallSolution(sol, memory, rounds)
         if len(rounds) >= MAX_ROUNDS:
