@@ -29,16 +29,32 @@ And the probability of drawing a given multiset of cards in a given order
 does not depend on the order (a product of falling factorials, see
 :meth:`HeadsUpGame.draw_weight`).
 
-States are multisets
---------------------
-What a seat sees (:mod:`envs.observer`) is made of counts by rank: its own
-cards, the other seat's face-up cards by rank and how many are face down,
-the statuses and stakes. The order in which cards arrived is not part of any
-observation and does not change any future probability or payoff, so the
-solver keys every state by multisets of cards. The game is then a directed
-acyclic graph instead of a tree; by exchangeability every path to a node
-carries the same chance weight, which is what makes the DAG "sequence form"
-of :mod:`evaluate.solver.lp` exact.
+What each seat remembers (RULES.md §8.10)
+----------------------------------------
+With ``recall="perfect"`` (the default, the real game) every seat has
+perfect recall of what it saw: each player node and each bank view carries
+``hist``, the hand's public events in order — the stake when placed (after
+the first card with ``on_turn``), each raise, each face-up card as it
+arrived, each reveal. Two hands with the same cards but another order of
+play are other information sets: the bank may read the timing of a raise.
+The tree then grows with every order of the cards; :mod:`evaluate.solver.recall`
+says how the equilibrium is found without writing all of it down, and every
+exact pass refuses (:meth:`HeadsUpGame.too_large`) rather than run past
+:data:`MAX_NODES` player decisions.
+
+With ``recall="forgetful"`` (an older, smaller model kept under that name)
+``hist`` is ``None``: the player decides by its state and the bank sees
+only the finished hand's :class:`View` — the face-up cards as a multiset,
+the face-down count, the status and the final stake. Histories that lead
+to the same state are then merged and the game is a directed acyclic graph;
+by exchangeability every path to a node carries the same chance weight,
+which is what makes the DAG "sequence form" of :mod:`evaluate.solver.lp`
+exact for it. A ``memory`` (a prefix-closed set of histories) keeps the
+histories in it and merges the rest: the partial-recall games of
+:mod:`evaluate.solver.recall`. In every case the cards themselves are
+multisets (their order never changes a probability or a payoff), and the
+bank's own cards are a multiset ``B``: it moves last, so its best choice
+does not depend on the order in which its own cards came.
 
 Card classes
 ------------
@@ -52,16 +68,18 @@ ranks as classes.
 
 Information
 -----------
-* Player node ``(phase, h, U, s, raised)``: own face-down card class ``h``
+* Player node ``(phase, h, U, s, raised, hist)``: own face-down card class ``h``
   (``-1`` before the deal), own face-up multiset ``U`` (an id of
   :class:`Multisets`), stake ``s`` in units of ``min_bet`` and whether the
   last action was a raise that masks a further raise (false when no raise
-  would fit anyway, so nodes match what the seat sees one to one). The
+  would fit anyway, so nodes match what the seat sees one to one) and the
+  public history ``hist`` (``None`` where it is not remembered). The
   player sees nothing else of value: the bank's card is face down until the
   bank's turn, which comes after the player's.
 * Bank node ``(view, B)``: the player's public view — face-up multiset,
-  number of face-down cards, status (stood or declared) and stake — and the
-  bank's own multiset ``B``. Never the player's face-down card: the bank
+  number of face-down cards, status (stood or declared), stake and, with
+  perfect recall, the whole public history — and the bank's own multiset
+  ``B``. Never the player's face-down card: the bank
   averages over it with the weight the player's play gives it.
 
 Stakes and money

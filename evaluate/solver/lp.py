@@ -25,14 +25,16 @@ z[x,a]``. By exchangeability every path to ``x`` has the same chance weight
 the expected payoff is bilinear in the two players' flows: ``zᵀ M w``. The
 bank's flows ``w[(view, B), a]`` obey the same conservation (its first
 decision ``(view, {b})`` hangs off the empty sequence, which has flow 1).
-This DAG game is the *forgetful-bank* game: at its turn the bank's
-information set is its view (the final stake, the player's face-up cards
-as a set, the face-down count), not the public history that led there.
-The order in which the cards arrived and when each bet and raise came are
-payoff-irrelevant, but they inform a bank that remembers them, so the DAG
-game does **not** have the value of the perfect-recall game that RULES.md
-§8.10 defines as the real one; its equilibrium is the forgetful bank's
-(docs/RESULTS.md says by how much it differs).
+In the forgetful game (``recall="forgetful"``) the bank's information set
+at its turn is its view (the final stake, the player's face-up cards as a
+set, the face-down count), not the public history that led there; the
+order in which the cards arrived and when each bet and raise came are
+payoff-irrelevant, but they inform a bank that remembers them, so that
+game does **not** have the value of the perfect-recall game of RULES.md
+§8.10. With perfect recall (or a partial memory) the same LP runs on the
+tree (or the partly merged DAG) whose views carry the histories;
+:mod:`evaluate.solver.recall` grows the memory until the strategies are
+certified in the perfect-recall game.
 
 The LP (von Stengel 1996): with the bank's conservation written ``F w = f``,
 

@@ -12,7 +12,18 @@ exchangeability and why states are multisets of cards).
 * :func:`exploitability` — what each role gains by best-responding.
 * :func:`equilibrium` — the value and strategies of heads-up play
   (:mod:`evaluate.solver.lp`: the sequence-form LP, decomposed by the
-  bank's views and solved with HiGHS by generating the bank's rows).
+  bank's views and solved with HiGHS by generating the bank's rows; with
+  perfect recall on partial-recall games refined by
+  :mod:`evaluate.solver.recall`).
+
+Every function takes ``recall``: ``"perfect"`` (the default; RULES.md
+§8.10: both seats remember the hand's public history, so a best-responding
+bank answers each history on its own) or ``"forgetful"`` (the older model
+in which the bank sees only the finished hand's view). A pass that would
+visit more than :data:`~evaluate.solver.game.MAX_NODES` player decisions
+of the perfect-recall tree is refused with a :class:`SolverError` that
+says what to do instead; against policies that ignore the order of play
+the exact answer needs no more than the forgetful game (:func:`game_for`).
 
 Policies (``player``, ``bank`` arguments) are spec strings (``"threshold:5"``,
 ``"random"``), agents following ``act(observation, action_mask)`` or
@@ -31,7 +42,8 @@ after the player's turn — exchangeability). Then
 does not see, the bank's card, is independent of its play.
 
 *Bank.* For a finished player hand the bank's cards form a chain of
-multisets ``B``; the bank chooses at ``(view, B)``. Given the fixed player
+multisets ``B``; the bank chooses at ``(view, B)``, where with perfect
+recall the view holds the player's whole public history. Given the fixed player
 policy, let ``ρ(view, H)`` be the probability that the player finishes with
 hand ``H`` (hidden card included) showing ``view``. At ``(view, B)`` the bank
 holds the posterior ``P(H | view, B) ∝ ρ(view, H) · w_H(B)``, where
