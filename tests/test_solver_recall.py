@@ -139,7 +139,10 @@ def test_the_cli_says_which_game_it_solved(capsys: pytest.CaptureFixture[str]) -
     data = json.loads(capsys.readouterr().out)
     assert data["recall"] == "perfect" and data["certified"]
     assert data["refinement"] and data["lp"]["remembered_histories"] >= 0
-    assert any("history" in entry for entry in data["bank_strategy"])
+    assert main(["solve", "best-response", "--preset", "pagat", "--shoe", shoe, "--role",
+                 "bank", "--player", "threshold:5", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert all(entry["history"][0].startswith("bet ") for entry in data["strategy"])
     assert main(["solve", "exploitability", "--preset", "pagat", "--shoe", shoe,
                  "--recall", "forgetful"]) == 0
     assert "forgetful-bank model" in capsys.readouterr().out

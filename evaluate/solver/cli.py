@@ -279,17 +279,17 @@ def _best_response(args: argparse.Namespace) -> int:
     game = br.game
     if args.role == "player":
         ev = evaluate_policies(game, br.strategy, opponent, record=True)
-        table, reach = player_table(game, br.strategy, ev.player_reach), ev.player_reach
+        table, reach = player_table(ev.game, br.strategy, ev.player_reach), ev.player_reach
     else:
         ev = evaluate_policies(game, opponent, br.strategy, record=True)
-        table, reach = bank_table(game, br.strategy, ev.bank_reach), ev.bank_reach
+        table, reach = bank_table(ev.game, br.strategy, ev.bank_reach), ev.bank_reach
     ctx = _context(args, game)
     gain = br.gain
     payload = {"command": "best-response", **ctx, "role": args.role, "opponent": opp_spec,
                "baseline": baseline, "value": br.value, "baseline_value": br.baseline,
                "own_value": br.own_value, "player_ev": ev.ev, "bank_ev": ev.bank_ev,
                "gain": gain, "seconds": seconds,
-               "strategy": strategy_json(game, br.strategy, args.role, reach)}
+               "strategy": strategy_json(ev.game, br.strategy, args.role, reach)}
     side = "player" if args.role == "player" else "bank"
     lines = _header(ctx, f"sette solve best-response: the {side}'s best response to "
                          f"{model_label(opp_spec)}") + [
@@ -321,9 +321,9 @@ def _exploitability(args: argparse.Namespace) -> int:
                "bank_best_response": x.bank_best, "bank_best_response_own": -x.bank_best,
                "player_gain": x.player_gain,
                "bank_gain": x.bank_gain, "exploitability": x.total, "seconds": seconds,
-               "player_response": strategy_json(game, x.player_response, "player",
+               "player_response": strategy_json(vs_bank.game, x.player_response, "player",
                                                 vs_bank.player_reach),
-               "bank_response": strategy_json(game, x.bank_response, "bank",
+               "bank_response": strategy_json(vs_player.game, x.bank_response, "bank",
                                               vs_player.bank_reach)}
     lines = _header(ctx, "sette solve exploitability: gains from best-responding") + [
         f"player {model_label(args.player)}  vs  bank {model_label(args.bank)}",
@@ -335,9 +335,9 @@ def _exploitability(args: argparse.Namespace) -> int:
         f"exploitability (sum of both gains, NashConv): {x.total:.6f} per hand",
         f"solved exactly in {seconds:.2f} s",
         "", f"how the player exploits bank {model_label(args.bank)}:",
-        player_table(game, x.player_response, vs_bank.player_reach),
+        player_table(vs_bank.game, x.player_response, vs_bank.player_reach),
         "", f"how the bank exploits player {model_label(args.player)}:",
-        bank_table(game, x.bank_response, vs_player.bank_reach)]
+        bank_table(vs_player.game, x.bank_response, vs_player.bank_reach)]
     return _emit(args, payload, lines)
 
 
@@ -354,8 +354,8 @@ def _equilibrium(args: argparse.Namespace) -> int:
     finally:
         if status is not None:
             status.close()
-    game = eq.game
-    ev = evaluate_policies(game, eq.player, eq.bank, record=True)
+    ev = evaluate_policies(eq.game, eq.player, eq.bank, record=True)
+    game = ev.game
     ctx = _context(args, game)
     x = eq.check
     if eq.certified:

@@ -455,8 +455,7 @@ def evaluate_policies(game: HeadsUpGame, player: SolverPolicy, bank: SolverPolic
     meets the bank's policy (:class:`BankOutcomes`); the EV sums
     probability x payoff over bust hands and the bank's results.
     """
-    if not record:
-        game = game_for(game, player, bank)
+    game = game_for(game, player, bank)
     fw = _player_forward(game, player, record)
     ends = list(fw.ends)
     weights = np.array([fw.ends[e] for e in ends])
