@@ -48,10 +48,7 @@ from envs.information_state import InformationStateObserver
 from envs.observation import FIELD, GLOBAL_FIELDS, unit_scale
 from envs.single_seat import fixed_bank_rules
 from evaluate.solver.game import HeadsUpGame, SolverError, View, view_hands
-from evaluate.solver.policies import AgentPolicy, Dist
-
-_DRAW_DEPENDENT = frozenset((A.STAND, A.HIT, A.REVEAL_HIT))
-"""Actions whose legality depends on whether a card is left to draw (a smaller shoe)."""
+from evaluate.solver.policies import AgentPolicy, Dist, check_engine_agrees
 
 
 class InformationStates:
@@ -195,15 +192,7 @@ class InformationStates:
             e.step(action)
 
     def _observe(self, seat: int, legal: list[int], what: Any) -> np.ndarray:
-        e = self.engine
-        mine, engine = set(legal), set(e.legal_actions())
-        if self._patch:  # the full shoe still has cards where the composition may not
-            mine -= _DRAW_DEPENDENT
-            engine -= _DRAW_DEPENDENT
-        if e.actor != seat or mine != engine:
-            raise SolverError(f"the engine disagrees with the solver at {what}: engine seat "
-                              f"{e.actor} may {sorted(e.legal_actions())}, the solver expects "
-                              f"seat {seat} with {sorted(legal)}")
+        check_engine_agrees(self.engine, seat, legal, self._patch, what)
         state = self.observer.observe(seat)
         if self._patch:
             state[self._shoe] -= self._shoe_shift

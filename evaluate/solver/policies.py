@@ -252,6 +252,23 @@ _DRAW_DEPENDENT = {A.STAND, A.HIT, A.REVEAL_HIT}
 """Actions whose legality depends on whether a card is left to draw."""
 
 
+def check_engine_agrees(engine: Engine, seat: int, legal: list[int], patched: bool,
+                        what: Any) -> None:
+    """``SolverError`` unless ``engine`` asks ``seat`` with the solver's ``legal`` actions.
+
+    With ``patched`` (a composition smaller than the engine's full shoe) the
+    actions whose legality depends on a card being left to draw are not compared.
+    """
+    mine, theirs = set(legal), set(engine.legal_actions())
+    if patched:
+        mine -= _DRAW_DEPENDENT
+        theirs -= _DRAW_DEPENDENT
+    if engine.actor != seat or mine != theirs:
+        raise SolverError(f"the engine disagrees with the solver at {what}: engine seat "
+                          f"{engine.actor} may {sorted(engine.legal_actions())}, the solver "
+                          f"expects seat {seat} with {sorted(legal)}")
+
+
 class EngineObservations:
     """Observation vectors of the solver's information states, built by the real engine.
 
@@ -358,15 +375,7 @@ class EngineObservations:
             e.step(A.HIT)
 
     def _observe(self, seat: int, legal: list[int], what: Any) -> np.ndarray:
-        e = self.engine
-        mine, engine = set(legal), set(e.legal_actions())
-        if self._patch:  # the full shoe still has cards where the composition may not
-            mine -= _DRAW_DEPENDENT
-            engine -= _DRAW_DEPENDENT
-        if e.actor != seat or mine != engine:
-            raise SolverError(f"the engine disagrees with the solver at {what}: engine seat "
-                              f"{e.actor} may {sorted(e.legal_actions())}, the solver expects "
-                              f"seat {seat} with {sorted(legal)}")
+        check_engine_agrees(self.engine, seat, legal, self._patch, what)
         obs = self.observer.observe(seat)
         if self._patch:
             obs = obs.copy()
