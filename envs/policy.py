@@ -11,6 +11,14 @@ with randomness also has ``seed(int)``; whoever seats it at a table calls it
 ``sample(rng) -> policy``, a policy drawn anew for every episode
 (:class:`agents.PolicyPool`).
 
+A *batch policy* decides for many tables in one call (:mod:`envs.batch`)::
+
+    actions = policy.act_batch(observations, action_masks)
+
+``observations`` is ``(n, D)`` float32 (one seat's vector per row),
+``action_masks`` ``(n, A)`` int8, and ``actions`` ``(n,)`` int64: row ``i``'s
+action is what ``act(observations[i], action_masks[i])`` would choose.
+
 The protocols live in ``envs`` so that the views can name them without
 importing :mod:`agents` (imports point ``envs`` <- ``agents``); :mod:`agents`
 re-exports them.
@@ -28,6 +36,13 @@ class Policy(Protocol):
     """Anything with ``act(observation, action_mask) -> action``."""
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int: ...
+
+
+@runtime_checkable
+class BatchPolicy(Protocol):
+    """Anything with ``act_batch(observations, action_masks) -> actions``, row by row ``act``."""
+
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray: ...
 
 
 @runtime_checkable
