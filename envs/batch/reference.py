@@ -109,7 +109,7 @@ class ScalarTables:
             e = self.engines[t]
             if e.over or not (0 <= a < self.layout.size) or int(a) not in e.legal_actions():
                 raise IllegalActionError(
-                    f"table {int(t)}: action {a!r} is not legal; legal: "
+                    f"table {int(t)}: action {int(a)} is not legal; legal: "
                     f"{[] if e.over else e.legal_actions()}")
         self.rewards[:] = 0.0
         for t, a in zip(idx, acts):
