@@ -368,6 +368,22 @@ class LearnedAgent(Agent):
             raise ValueError("the action mask allows no action")
         return action
 
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """:meth:`act` on every row at once (:class:`envs.policy.BatchPolicy`): one matrix
+        product per layer over the ``(n, D)`` rows, the same float64 weights, mask and
+        ``argmax`` (the first of equal logits)."""
+        masks = np.asarray(action_masks, dtype=bool)
+        if masks.ndim != 2 or masks.shape[1] != self.num_actions:
+            raise ValueError(f"model {self.source} was trained with {self.num_actions} actions; "
+                             f"act_batch needs masks of shape (n, {self.num_actions}), got "
+                             f"{masks.shape}")
+        logits = np.where(masks, self.logits(np.asarray(observations)), -np.inf)
+        actions = np.argmax(logits, axis=1)
+        empty = np.flatnonzero(~masks[np.arange(len(masks)), actions])
+        if empty.size:
+            raise ValueError(f"the action mask of row {int(empty[0])} allows no action")
+        return actions.astype(np.int64)
+
 
     def _rules(self) -> str:
         """The rules the model was trained on, as its description names them."""
