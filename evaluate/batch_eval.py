@@ -29,7 +29,7 @@ randomness is shared by all tables.
 **What a hand counts** (as :func:`evaluate.ev.play`): the net chips of every
 seat over the hand's steps (``rewards``), to its role in that hand; one
 bank hand to the seat that held the bank when the hand was dealt and one
-player hand to every seat dealt in (``in_hand`` at the deal). A hand ends at
+player hand to every seat dealt in (the ``hand`` event's turn order). A hand ends at
 the step that raises ``hands_played``.
 """
 
@@ -43,14 +43,18 @@ from typing import Any
 import numpy as np
 
 from agents.seating import RoleSplitAgent, role_policy, stream_seed, table_seeds
-from envs.batch.api import TableBatch
+from envs.batch.api import TableBatch, UnsupportedRules
+from envs.batch.event_rows import K_HAND
 from envs.policy import Policy
+from envs.rules import Rules
 from evaluate.ev import Tally
 
-__all__ = ["batch_seats", "play_tables"]
+__all__ = ["BLOCK_TABLES", "batch_seats", "play_batched", "play_tables"]
 
 _PLAYER, _BANK = 0, 1
 """Role indices of a Tally (:data:`evaluate.ev.ROLE_NAMES`)."""
+BLOCK_TABLES = 8192
+"""Tables the compiled engine plays at once (memory grows with it; speed stops growing)."""
 
 
 def _seeded(policy: Policy, seed: int) -> Policy:
@@ -89,6 +93,32 @@ def batch_seats(policies: Sequence[Policy]) -> bool:
                for p in policies for role in ("player", "bank"))
 
 
+def play_batched(rules: Rules, num_seats: int,
+                 seats: Sequence[Policy] | Callable[[int], Sequence[Policy]], hands: int,
+                 seed: int, table_hands: int, bank: int | Callable[[int], int] | None,
+                 required: bool) -> Tally | None:
+    """:func:`evaluate.ev.play` on the compiled batch engine, or ``None`` when ``required`` is
+    False and the engine does not play ``rules`` or a seat has no batched kernel
+    (``engine="auto"``); with ``required`` unsupported rules raise
+    :class:`envs.batch.api.UnsupportedRules` naming why."""
+    from envs.batch.engine import BatchEngine, check_supported
+
+    tables = math.ceil(hands / table_hands)
+    if required:
+        check_supported(rules)
+    else:
+        try:
+            check_supported(rules)
+        except UnsupportedRules:
+            return None
+        lineups = [seats(t) for t in range(tables)] if callable(seats) else [seats]
+        seated = {id(p): p for lineup in lineups for p in lineup}
+        if not batch_seats(list(seated.values())):
+            return None
+    engine = BatchEngine(rules, num_seats, min(tables, BLOCK_TABLES), max_hands=table_hands)
+    return play_tables(engine, seats, hands, seed, bank)
+
+
 class _Deciders:
     """Every distinct side policy of a run, numbered, with its batched form (or ``None``)."""
 
@@ -111,18 +141,30 @@ class _Deciders:
         return k
 
 
-def _dealt(tables: TableBatch) -> np.ndarray:
-    """``(B, S)`` bool: the seats dealt into each table's current hand (``Engine.order``)."""
-    in_hand = getattr(tables, "in_hand", None)
-    if in_hand is not None:
-        return np.array(in_hand, dtype=bool)
-    engines = getattr(tables, "engines", None)  # the reference's scalar engines
-    if engines is None:
-        raise TypeError(f"{type(tables).__name__} has no in_hand array (the seats dealt into "
-                        f"each table's hand), which the evaluator counts player hands by")
-    out = np.zeros((tables.num_tables, tables.num_seats), dtype=bool)
-    for t, engine in enumerate(engines):
-        out[t, engine.order] = True
+def _dealt(tables: TableBatch, which: np.ndarray) -> np.ndarray:
+    """``(len(which), S)`` bool: the seats dealt into the hand each table of ``which`` has just
+    dealt (``Engine.order``; none where no hand was dealt), read from the ``hand`` event
+    rows of the last call (a compiled engine's ``row_buffer``, :mod:`envs.batch.event_rows`)
+    or from the reference's scalar engines."""
+    out = np.zeros((len(which), tables.num_seats), dtype=bool)
+    buffer = getattr(tables, "row_buffer", None)
+    if buffer is None:
+        engines = getattr(tables, "engines", None)  # the reference: ScalarTables
+        if engines is None:
+            raise TypeError(f"{type(tables).__name__} has neither row_buffer (the event rows of "
+                            f"the last call) nor scalar engines: the evaluator cannot tell "
+                            f"which seats were dealt in")
+        for i, t in enumerate(which):
+            out[i, engines[t].order] = True
+        return out
+    rows = buffer[which]
+    fresh = np.arange(rows.shape[1])[None, :] < getattr(tables, "row_count")[which][:, None]
+    is_hand = (rows[:, :, 0] == K_HAND) & fresh
+    found = np.flatnonzero(is_hand.any(axis=1))
+    hand = rows[found, is_hand[found].argmax(axis=1)]
+    for j in range(tables.num_seats):  # fields: number, bank, streak, len(order), order...
+        seated = found[hand[:, 4] > j]
+        out[seated, hand[hand[:, 4] > j, 5 + j]] = True
     return out
 
 
@@ -175,7 +217,7 @@ def _play_block(tables: TableBatch, seeds: np.ndarray, banks: np.ndarray, ids: n
     width = tables.num_tables
     net = np.zeros((k, tables.num_seats))
     hand_bank = tables.bank[:k].copy()
-    dealt = _dealt(tables)[:k]
+    dealt = _dealt(tables, rows)
     played = tables.hands_played[:k].copy()
     seat_index = np.arange(tables.num_seats)
     actions = np.zeros(width, dtype=np.int64)
@@ -206,7 +248,7 @@ def _play_block(tables: TableBatch, seeds: np.ndarray, banks: np.ndarray, ids: n
         counts[ended, :, _PLAYER] += dealt[ended]
         net[ended] = 0.0
         hand_bank[ended] = tables.bank[ended]
-        dealt[ended] = _dealt(tables)[ended]
+        dealt[ended] = _dealt(tables, ended)
         played[ended] = tables.hands_played[ended]
 
 
