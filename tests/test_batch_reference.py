@@ -89,6 +89,7 @@ def test_scalar_tables_are_the_scalar_engine_table_by_table(preset: str) -> None
         tables.step(actions)
         for t, e in enumerate(alone):
             assert list(tables.chips[t]) == e.chips and tables.jackpot[t] == e.jackpot
+            assert list(np.flatnonzero(tables.in_hand[t])) == sorted(e.order)
             rewards = tuple(e.pending_rewards) if stepped[t] else (0.0,) * 3
             assert tuple(tables.rewards[t]) == rewards
             seat = t % 3

@@ -31,6 +31,8 @@ array              shape/dtype  meaning (the scalar engine's attribute)
 ``hands_played``   (B,) int64   hands settled (``Engine.hands_played``)
 ``bank_streak``    (B,) int64   hands in a row of this bank (§5)
 ``refused``        (B,S) bool   a seat's refusal of an offered bank (§5)
+``in_hand``        (B,S) bool   dealt into the current hand as a player
+                                (``s in Engine.order``; the bank is not)
 ``rewards``        (B,S) f64    ``Engine.pending_rewards`` after the last
                                 step at that table (net chips of what that
                                 step settled, in units of ``min_bet``); 0
@@ -83,6 +85,7 @@ class TableBatch(Protocol):
     hands_played: np.ndarray
     bank_streak: np.ndarray
     refused: np.ndarray
+    in_hand: np.ndarray
     rewards: np.ndarray
 
     def reset(self, seeds: np.ndarray, tables: np.ndarray | None = None,

@@ -58,6 +58,7 @@ class ScalarTables:
         self.hands_played = np.zeros(b, dtype=np.int64)
         self.bank_streak = np.zeros(b, dtype=np.int64)
         self.refused = np.zeros((b, s), dtype=bool)
+        self.in_hand = np.zeros((b, s), dtype=bool)
         self.rewards = np.zeros((b, s), dtype=np.float64)
 
     def _read(self, t: int) -> None:  # after the table's reset
@@ -74,6 +75,8 @@ class ScalarTables:
         self.hands_played[t] = e.hands_played
         self.bank_streak[t] = e.bank_streak
         self.refused[t] = e.refused
+        self.in_hand[t] = False
+        self.in_hand[t, list(e.order)] = True
         self.rewards[t] = e.pending_rewards
 
     def _indices(self, tables: np.ndarray | None) -> np.ndarray:
