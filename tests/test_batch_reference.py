@@ -96,6 +96,8 @@ def test_scalar_tables_are_the_scalar_engine_table_by_table(preset: str) -> None
             assert np.array_equal(tables.observe(np.full(4, seat))[t], observers[t].observe(seat))
     for t, e in enumerate(alone):
         assert np.array_equal(tables.events(t), encode_log(e.events, e.layout))
+    some = tables.observe(np.array([2, 0]), tables=np.array([3, 1]))
+    assert np.array_equal(some, [observers[3].observe(2), observers[1].observe(0)])
     # tables 0 and 3 share a seed: the same reset and shuffle, whatever their actions
     assert np.array_equal(tables.events(0)[:2], tables.events(3)[:2])
 

@@ -109,15 +109,19 @@ class TableBatch(Protocol):
         a row of zeros where the episode is over."""
         ...
 
-    def observe(self, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    def observe(self, seats: np.ndarray, out: np.ndarray | None = None,
+                tables: np.ndarray | None = None) -> np.ndarray:
         """``(B, observation_size)`` float32: table ``t``'s observation for seat
-        ``seats[t]``, bit-identical to ``Observer(engine).observe(seats[t])``."""
+        ``seats[t]``, bit-identical to ``Observer(engine).observe(seats[t])``. With
+        ``tables`` (indices), one row per listed table: row ``i`` is table ``tables[i]``
+        seen by ``seats[i]``."""
         ...
 
-    def information_state(self, seats: np.ndarray, out: np.ndarray | None = None
-                          ) -> np.ndarray:
+    def information_state(self, seats: np.ndarray, out: np.ndarray | None = None,
+                          tables: np.ndarray | None = None) -> np.ndarray:
         """``(B, information_state_size)`` float32: table ``t``'s information state for
-        ``seats[t]`` (:mod:`envs.information_state`), bit-identical to the scalar one."""
+        ``seats[t]`` (:mod:`envs.information_state`), bit-identical to the scalar one;
+        ``tables`` as for :meth:`observe`."""
         ...
 
     def events(self, table: int) -> np.ndarray:

@@ -129,21 +129,24 @@ class ScalarTables:
                 out[t] = e.action_mask()
         return out
 
-    def observe(self, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    def observe(self, seats: np.ndarray, out: np.ndarray | None = None,
+                tables: np.ndarray | None = None) -> np.ndarray:
+        idx = self._indices(tables)
         if out is None:
-            out = np.zeros((self.num_tables, self.observation_size), dtype=np.float32)
-        for t, observer in enumerate(self.observers):
-            out[t] = observer.observe(int(seats[t]))
+            out = np.zeros((len(idx), self.observation_size), dtype=np.float32)
+        for i, t in enumerate(idx):
+            out[i] = self.observers[t].observe(int(seats[i]))
         return out
 
-    def information_state(self, seats: np.ndarray, out: np.ndarray | None = None
-                          ) -> np.ndarray:
+    def information_state(self, seats: np.ndarray, out: np.ndarray | None = None,
+                          tables: np.ndarray | None = None) -> np.ndarray:
         from envs.information_state import InformationStateObserver
 
         if self._states is None:
             self._states = [InformationStateObserver(e, o)
                             for e, o in zip(self.engines, self.observers)]
-        rows = [state.observe(int(seats[t])) for t, state in enumerate(self._states)]
+        idx = self._indices(tables)
+        rows = [self._states[t].observe(int(seats[i])) for i, t in enumerate(idx)]
         if out is None:
             return np.stack(rows)
         out[:] = rows
