@@ -64,7 +64,6 @@ from agents.batch_policies import batch_policy
 from agents.scripted import ThresholdAgent
 from envs.batch import make_tables
 from envs.information_state import check_observation_type, information_state_bounds
-from envs.observation import SEAT_BLOCK, SEAT_FIELDS
 from envs.observer import observation_bounds
 from envs.rules import Rules
 from envs.single_seat import DealerRule, _sources, _UniformPool, fixed_bank_rules
@@ -78,7 +77,6 @@ _MAX_TABLES = 1000
 """Fresh tables in a row without a learner decision before the env gives up (as the views)."""
 _UNIFORM_POOLS = (PolicyPool, _UniformPool)
 """Pools whose ``sample`` is a uniform draw of ``members``: drawn for many tables at once."""
-_SITTING_OUT = SEAT_FIELDS["sitting_out"].start
 
 
 class BatchSeatVecEnv(VecEnv):
@@ -290,13 +288,10 @@ class BatchSeatVecEnv(VecEnv):
 
     def _players(self, rows: np.ndarray) -> np.ndarray:
         """``(k, S)`` bool: the hand's players at ``rows`` in turn order (``Engine.order``):
-        entry ``i`` is seat ``bank + i`` (mod S), read off the bank seat's observation,
-        whose seat blocks start at the bank (``sitting_out``); the bank itself is no player."""
+        entry ``i`` is seat ``bank + i`` (mod S), so entry 0, the bank, is no player."""
         n = self.num_seats
-        flags = self.tables.observe(np.maximum(self.tables.bank, 0))[rows]
-        players = flags[:, _SITTING_OUT:_SITTING_OUT + n * SEAT_BLOCK:SEAT_BLOCK] == 0
-        players[:, 0] = False
-        return players
+        seats = (self.tables.bank[rows, None] + np.arange(n)) % n
+        return np.take_along_axis(self.tables.in_hand[rows], seats, axis=1)
 
     def _playable(self, rows: np.ndarray) -> np.ndarray:
         """Whether the learner can play the current hand at ``rows`` in its role.
@@ -308,10 +303,8 @@ class BatchSeatVecEnv(VecEnv):
         live = ~tables.over[rows]
         if self.view == "player":
             ok = live & (tables.bank[rows] == self.table_bank[rows])
-            if self.seat_choice != _RANDOM and ok.any():
-                picked = rows[ok]
-                turn = (self.seat_choice - tables.bank[picked]) % self.num_seats
-                ok[ok] = self._players(picked)[np.arange(len(picked)), turn]
+            if self.seat_choice != _RANDOM:
+                ok &= tables.in_hand[rows, self.seat_choice]
             return ok
         if self.view == "bank":
             return live & (tables.bank[rows] == self.learner[rows])
@@ -362,9 +355,9 @@ class BatchSeatVecEnv(VecEnv):
             acting = np.flatnonzero(active)
             if not acting.size:
                 return
-            seats = np.where(active, tables.actor, 0)
-            actions = self._opponents.act(acting, seats[acting], tables.bank[acting],
-                                          tables.observe(seats)[acting],
+            seats = tables.actor[acting]
+            actions = self._opponents.act(acting, seats, tables.bank[acting],
+                                          tables.observe(seats, tables=acting),
                                           tables.masks()[acting])
             tables.step(actions, tables=acting)
             if rewards is not None:

@@ -47,8 +47,10 @@ else:  # pragma: no cover - Python 3.10
 
 COMMANDS = ("all", "player", "bank", "selfplay")
 """What ``sette train`` can run: everything, or one part."""
-VEC_ENVS = ("views", "dummy", "subproc")
-"""``run.vec_env`` choices: train.vec_env.ViewVecEnv, SB3's DummyVecEnv, SB3's SubprocVecEnv."""
+VEC_ENVS = ("views", "dummy", "subproc", "batch", "auto")
+"""``run.vec_env`` choices: scalar views (train.vec_env.ViewVecEnv, SB3's DummyVecEnv, SB3's
+SubprocVecEnv), one batch of tables on the compiled engine (train.batch_vec_env), or ``auto``:
+the batch where the compiled engine plays the rules, else ``views``."""
 ACTIVATIONS = ("tanh", "relu")
 """``ppo.activation`` choices."""
 
@@ -217,7 +219,8 @@ class RunConfig:
 
     seed: int = _key(_integer(0), 0)
     n_envs: int = _key(_integer(1), 8)
-    # views, dummy (one process) or subproc (one per env)
+    # auto (batch where the compiled engine plays the rules, else views), batch (one
+    # batch of n_envs tables), views, dummy (one process) or subproc (one per env)
     vec_env: str = _key(_choice(VEC_ENVS), "views")
     torch_threads: int = _key(_integer(1), 1)
     checkpoint_every: int = _key(_integer(1), 50_000)  # steps between checkpoints
@@ -426,6 +429,16 @@ def validate(config: TrainConfig, command: str = "all", source: str = "config") 
     except ValueError as exc:
         raise ConfigError(f"{source}: table.num_seats with rules {table.rules!r}: "
                           f"{exc}") from None
+    if config.run.vec_env == "batch":
+        from envs.batch import UnsupportedRules
+        from envs.batch.engine import check_supported
+        from envs.single_seat import fixed_bank_rules
+
+        try:
+            check_supported(fixed_bank_rules(rules))
+        except UnsupportedRules as exc:
+            raise ConfigError(f"{source}: run.vec_env='batch' with rules {table.rules!r}: "
+                              f"{exc} (run.vec_env='auto' trains on the views there)") from None
     for where, f, value in keys(config):
         specs = f.metadata["agents"]
         for spec in specs(value) if specs is not None else ():

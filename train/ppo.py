@@ -13,8 +13,10 @@ A *stage* trains one role — the player on ``sette/Player-v0`` or the bank on
 done and skipped; otherwise the newest checkpoint is loaded and training goes
 on for the steps that remain (a run killed mid-stage loses at most
 ``checkpoint_every`` steps; a Ctrl-C loses none: the stage saves a checkpoint
-where it stopped, flushes TensorBoard and lets the interrupt go on). The environments are vectorised
-(:class:`~train.vec_env.ViewVecEnv` by default, or SB3's ``DummyVecEnv`` or
+where it stopped, flushes TensorBoard and lets the interrupt go on). The environments are
+one batch of tables (:class:`~train.batch_vec_env.BatchSeatVecEnv` on the compiled engine,
+by default where it plays the rules) or scalar views, vectorised
+(:class:`~train.vec_env.ViewVecEnv`, or SB3's ``DummyVecEnv`` or
 ``SubprocVecEnv``), wrapped in ``VecMonitor`` for episode
 rewards and in :class:`EnvTimer`, which measures the share of the wall time
 spent inside the environments (stepping, resetting, fetching masks).
@@ -49,17 +51,20 @@ from stable_baselines3.common.vec_env import (DummyVecEnv, SubprocVecEnv, VecEnv
 from agents.learned import (MODEL_FILE, LearnedAgent, ModelInfo, check_action_layout,
                             read_info, read_weights, refusal, trusted, write_info)
 from envs.actions import ACTION_LAYOUT_VERSION, ActionLayout
+from envs.batch import UnsupportedRules
 from envs.policy import Policy
 from envs.rules import Rules
-from envs.single_seat import BankEnv, PlayerEnv
+from envs.single_seat import BankEnv, PlayerEnv, fixed_bank_rules
 from evaluate.ev import compare
+from train.batch_vec_env import BatchSeatVecEnv
 from train.config import PPOConfig, TrainConfig
 from train.vec_env import ViewVecEnv
 
 VIEWS = {"player": PlayerEnv, "bank": BankEnv}
 VEC_ENV_CLASSES: dict[str, Callable[[list[Callable[[], Any]]], VecEnv]] = {
     "views": ViewVecEnv, "dummy": DummyVecEnv, "subproc": SubprocVecEnv}
-"""``run.vec_env``: the views stepped in one loop (:mod:`train.vec_env`), or SB3's own."""
+"""``run.vec_env`` for scalar views: stepped in one loop (:mod:`train.vec_env`), or SB3's own
+(``"auto"`` on rules the compiled engine does not play: ``"views"``)."""
 _CKPT = re.compile(r"ckpt_(\d+)_steps\.zip$")
 
 
@@ -101,15 +106,43 @@ class EnvTimer(VecEnvWrapper):
 
 def make_vec_env(role: str, config: TrainConfig, opponents: Mapping[str, Any],
                  seed: int, observation_type: str = "observation") -> EnvTimer:
-    """``run.n_envs`` views of ``role``, vectorised, monitored and timed."""
+    """``run.n_envs`` tables of ``role``'s view, vectorised, monitored and timed: one batch
+    of tables (``run.vec_env = "batch"``, or ``"auto"`` where the compiled engine plays the
+    rules) or ``run.n_envs`` scalar views (:func:`uses_batch`)."""
     table = config.table
     rules = Rules.resolve(table.rules)
-    factory = partial(make_view, role, rules, table.num_seats, table.table_hands, opponents,
-                      observation_type)
-    fns: list[Callable[[], Any]] = [factory] * config.run.n_envs
-    venv: VecEnv = VEC_ENV_CLASSES[config.run.vec_env](fns)
+    venv: VecEnv
+    if uses_batch(config.run.vec_env, rules):
+        venv = BatchSeatVecEnv(role, rules, table.num_seats, config.run.n_envs,
+                               opponents=dict(opponents), table_hands=table.table_hands,
+                               observation_type=observation_type, engine="compiled")
+    else:
+        factory = partial(make_view, role, rules, table.num_seats, table.table_hands,
+                          opponents, observation_type)
+        fns: list[Callable[[], Any]] = [factory] * config.run.n_envs
+        venv = VEC_ENV_CLASSES[config.run.vec_env if config.run.vec_env != "auto"
+                               else "views"](fns)
     venv.seed(seed)
     return EnvTimer(VecMonitor(venv))
+
+
+def uses_batch(vec_env: str, rules: Rules) -> bool:
+    """Whether ``run.vec_env`` trains on a batch of tables (:mod:`train.batch_vec_env`):
+    ``"batch"`` always (rules the compiled engine does not play raise
+    :class:`envs.batch.UnsupportedRules` naming them), ``"auto"`` where it plays the
+    view's rules (:func:`envs.single_seat.fixed_bank_rules` for the player and the bank,
+    which is all :func:`train_stage` trains)."""
+    if vec_env == "batch":
+        return True
+    if vec_env != "auto":
+        return False
+    from envs.batch.engine import check_supported
+
+    try:
+        check_supported(fixed_bank_rules(rules))
+    except UnsupportedRules:
+        return False
+    return True
 
 
 class StageCallback(BaseCallback):
