@@ -97,18 +97,19 @@ class BatchHistory:
                   self._overflow, self._codes, self._status_item, self._special_item,
                   self._action_item)
 
-    def check(self) -> None:
-        """Raise :class:`HistoryOverflow` for the first table whose hand did not fit."""
-        if not self._overflow[:, 0].any():
+    def check(self, tables: np.ndarray) -> None:
+        """Raise :class:`HistoryOverflow` for the first of ``tables`` whose hand did not fit."""
+        flags = self._overflow[tables, 0]
+        if not flags.any():
             return
-        t = int(np.flatnonzero(self._overflow[:, 0])[0])
+        t = int(tables[np.flatnonzero(flags)[0]])
         _, kind, seat, played = (int(x) for x in self._overflow[t])
         raise HistoryOverflow(
             f"table {t}: hand {played + 1} has more than {self.slots} history items, the bound "
             f"for these rules at {self.num_seats} seats (envs.information_state, "
             f"history_bound); the item that does not fit: {KIND_NAMES[kind]} of seat {seat}")
 
-    def write(self, seats: np.ndarray, out: np.ndarray, start: int) -> None:
-        """Each table's slots as ``seats[t]`` sees them into ``out[t, start:]``."""
-        _k.write(seats, out, start, self.width, self._items, self._nitems, self._offsets,
+    def write(self, tables: np.ndarray, seats: np.ndarray, out: np.ndarray, start: int) -> None:
+        """Table ``tables[i]``'s slots as ``seats[i]`` sees them into ``out[i, start:]``."""
+        _k.write(tables, seats, out, start, self.width, self._items, self._nitems, self._offsets,
                  self._wild, self._stake_scale)

@@ -242,13 +242,14 @@ def update(rows, counts, hands_played, items, nitems, stage, bank, shuffled, ove
 
 
 @njit(cache=True, parallel=True)
-def write(seats, out, start, width, items, nitems, offsets, wild, stake_scale):
-    """Each table's slots as ``seats[t]`` sees them into ``out[t, start:]``
+def write(tables, seats, out, start, width, items, nitems, offsets, wild, stake_scale):
+    """Table ``tables[i]``'s slots as ``seats[i]`` sees them into ``out[i, start:]``
     (``InformationStateObserver.history``: unused slots 0)."""
     n_seats = offsets[O_TARGET] - offsets[O_SEAT]
-    for t in prange(seats.shape[0]):
-        seat = seats[t]
-        o = out[t]
+    for i in prange(tables.shape[0]):
+        t = tables[i]
+        seat = seats[i]
+        o = out[i]
         o[start:] = 0.0
         for j in range(nitems[t]):
             item = items[t, j]

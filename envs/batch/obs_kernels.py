@@ -423,11 +423,10 @@ def update(rows, counts, phase, actor, chips, refused, jackpot, pile_left, hands
 
 
 @njit(cache=True)
-def write_observation(t, seat, out, pub, own, tab, views, nhands, current, wild_sums):
-    """Table ``t``'s observation of ``seat`` into ``out[t, :observation_size]``
+def write_observation(t, seat, o, pub, own, tab, views, nhands, current, wild_sums):
+    """Table ``t``'s observation of ``seat`` into ``o[:observation_size]``
     (``Observer._observe``: the public part, the seat's own part, the blocks from it on)."""
     n = tab.shape[1]
-    o = out[t]
     for i in range(OWN_START):
         o[i] = pub[t, i]
     known = 0
@@ -445,7 +444,8 @@ def write_observation(t, seat, out, pub, own, tab, views, nhands, current, wild_
 
 
 @njit(cache=True, parallel=True)
-def observe(seats, out, pub, own, tab, views, nhands, current, wild_sums):
-    """Each table's observation of ``seats[t]`` into ``out[t]``."""
-    for t in prange(seats.shape[0]):
-        write_observation(t, seats[t], out, pub, own, tab, views, nhands, current, wild_sums)
+def observe(tables, seats, out, pub, own, tab, views, nhands, current, wild_sums):
+    """Table ``tables[i]``'s observation of ``seats[i]`` into ``out[i]``."""
+    for i in prange(tables.shape[0]):
+        write_observation(tables[i], seats[i], out[i], pub, own, tab, views, nhands, current,
+                          wild_sums)

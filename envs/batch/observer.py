@@ -100,14 +100,18 @@ class BatchObserver:
         self._stale = np.zeros(b, dtype=np.bool_)
         self._dirty = np.zeros((b, n), dtype=np.bool_)
         self._error = np.zeros(b, dtype=np.int64)
+        self._all = np.arange(b, dtype=np.int64)
         self.history: Any = None
         """The :class:`~envs.batch.information_state.BatchHistory`, with ``information_state``."""
         if information_state:
             from envs.batch.information_state import BatchHistory
 
             self.history = BatchHistory(r, n, b)
-        self.information_state_size = (self.observation_size if self.history is None
-                                       else self.observation_size + self.history.size)
+
+    @property
+    def information_state_size(self) -> int:
+        """Length of :meth:`information_state`'s vectors (with ``information_state=True``)."""
+        return self.observation_size + (0 if self.history is None else self.history.size)
 
     def update(self, rows: np.ndarray, counts: np.ndarray, tables: TableBatch) -> None:
         """Read table ``t``'s new rows ``rows[t, :counts[t]]`` (``(B, K, ROW)`` int64, ``(B,)``
@@ -137,20 +141,25 @@ class BatchObserver:
                                f"a seat can hold under these rules (envs.information_state."
                                f"_hands_per_seat); the rows are not this engine's")
 
-    def observe(self, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
+    def observe(self, seats: np.ndarray, out: np.ndarray | None = None,
+                tables: np.ndarray | None = None) -> np.ndarray:
         """``(B, observation_size)`` float32: table ``t``'s observation of ``seats[t]``,
-        bit-identical to ``Observer(engine).observe(seats[t])``; written into ``out`` if
-        given (float32, C-contiguous, that shape)."""
-        seats = self._seats(seats)
-        out = self._out(out, self.observation_size)
-        _k.observe(seats, out, self._pub, self._own, self._tab, self._views, self._nhands,
+        bit-identical to ``Observer(engine).observe(seats[t])``.
+
+        ``tables`` (indices): only those tables, row ``i`` being table ``tables[i]`` seen by
+        ``seats[i]``. Written into ``out`` if given (float32, C-contiguous, that shape).
+        """
+        idx, seats = self._select(seats, tables)
+        out = self._out(out, len(idx), self.observation_size)
+        _k.observe(idx, seats, out, self._pub, self._own, self._tab, self._views, self._nhands,
                    self._current, self._wild_sums)
         return out
 
-    def information_state(self, seats: np.ndarray, out: np.ndarray | None = None
-                          ) -> np.ndarray:
+    def information_state(self, seats: np.ndarray, out: np.ndarray | None = None,
+                          tables: np.ndarray | None = None) -> np.ndarray:
         """``(B, information_state_size)`` float32: table ``t``'s information state of
-        ``seats[t]``, bit-identical to ``InformationStateObserver(engine).observe(seats[t])``.
+        ``seats[t]``, bit-identical to ``InformationStateObserver(engine).observe(seats[t])``;
+        ``out`` and ``tables`` as :meth:`observe`'s.
 
         Needs ``information_state=True``; a table whose hand has more history items than
         the bound raises :class:`envs.information_state.HistoryOverflow` naming the table.
@@ -158,28 +167,41 @@ class BatchObserver:
         if self.history is None:
             raise ValueError("this BatchObserver keeps no history: construct it with "
                              "information_state=True")
-        seats = self._seats(seats)
-        out = self._out(out, self.information_state_size)
-        self.history.check()
-        _k.observe(seats, out, self._pub, self._own, self._tab, self._views, self._nhands,
+        idx, seats = self._select(seats, tables)
+        out = self._out(out, len(idx), self.information_state_size)
+        self.history.check(idx)
+        _k.observe(idx, seats, out, self._pub, self._own, self._tab, self._views, self._nhands,
                    self._current, self._wild_sums)
-        self.history.write(seats, out, self.observation_size)
+        self.history.write(idx, seats, out, self.observation_size)
         return out
 
-    def _seats(self, seats: np.ndarray) -> np.ndarray:
+    def _select(self, seats: np.ndarray, tables: np.ndarray | None
+                ) -> tuple[np.ndarray, np.ndarray]:
+        """The table indices and the seats, checked (a ``ValueError`` naming a bad one)."""
+        b, n = self.num_tables, self.num_seats
+        if tables is None:
+            idx = self._all
+        else:
+            idx = np.asarray(tables)
+            if idx.ndim != 1 or idx.dtype.kind not in "iu":
+                raise ValueError(f"tables must be a 1-D array of table indices; got {idx.dtype} "
+                                 f"of shape {idx.shape}")
+            if len(idx) and (int(idx.min()) < 0 or int(idx.max()) >= b):
+                bad = idx[(idx < 0) | (idx >= b)][0]
+                raise ValueError(f"table {int(bad)} is not one of the tables 0..{b - 1}")
+            idx = idx.astype(np.int64, copy=False)
         array = np.asarray(seats)
-        n = self.num_seats
-        if array.shape != (self.num_tables,) or array.dtype.kind not in "iu":
-            raise ValueError(f"seats must be {self.num_tables} integer seats, one a table; got "
+        if array.shape != idx.shape or array.dtype.kind not in "iu":
+            raise ValueError(f"seats must be {len(idx)} integer seats, one a table; got "
                              f"{array.dtype} of shape {array.shape}")
         if len(array) and (int(array.min()) < 0 or int(array.max()) >= n):
             bad = array[(array < 0) | (array >= n)][0]
             raise ValueError(f"seat {int(bad)} is not a seat at these tables; seats are the "
                              f"integers 0..{n - 1}")
-        return array.astype(np.int64, copy=False)
+        return idx, array.astype(np.int64, copy=False)
 
-    def _out(self, out: np.ndarray | None, size: int) -> np.ndarray:
-        shape = (self.num_tables, size)
+    def _out(self, out: np.ndarray | None, rows: int, size: int) -> np.ndarray:
+        shape = (rows, size)
         if out is None:
             return np.empty(shape, dtype=np.float32)
         if out.shape != shape or out.dtype != np.float32 or not out.flags.c_contiguous:
