@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from envs.batch.api import TableBatch
 from envs.batch.event_rows import ROW, encode_log
 from envs.batch.observer import BatchObserver
 from envs.batch.reference import ScalarTables
@@ -70,10 +71,11 @@ def bits(vectors: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(vectors, dtype=np.float32).view(np.int32)
 
 
-def assert_same_vectors(observer: BatchObserver, reference: ScalarTables,
+def assert_same_vectors(observer: BatchObserver | TableBatch, reference: ScalarTables,
                         information_state: bool, where: str) -> None:
-    """Every seat's batch observation (and information state) equals the reference's scalar
-    one, bit for bit, at every table; the message names the table, the seat and the entries."""
+    """Every seat's batch observation (and information state), from a batch observer or a
+    batch engine, equals the reference's scalar one, bit for bit, at every table; the message
+    names the table, the seat and the entries."""
     for seat in range(reference.num_seats):
         seats = np.full(reference.num_tables, seat, dtype=np.int64)
         _same(observer.observe(seats), reference.observe(seats),

@@ -23,7 +23,7 @@ from envs.information_state import HistoryOverflow, InformationStateReader
 
 from batch_feed import EngineRows
 from scripted import play, start
-from test_batch_observer import CASES, SCRIPTS, random_play, scripted_play
+from test_batch_observer import CASES, SCRIPTS, engine_play, random_play, scripted_play
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -39,6 +39,11 @@ def one_thread():
 def test_every_seats_information_state_is_the_scalar_one_after_every_step(preset, seats):
     kinds = random_play(preset, seats, information_state=True, seed=100 + seats)
     assert kinds[KIND_ID["hand"]] > kinds[KIND_ID["reset"]] > 12
+
+
+@pytest.mark.parametrize("preset, seats", CASES)
+def test_the_batch_engines_information_states_are_the_scalar_ones(preset, seats):
+    engine_play(preset, seats, information_state=True, seed=300 + seats)
 
 
 @pytest.mark.parametrize("name", SCRIPTS)

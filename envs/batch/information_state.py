@@ -91,8 +91,9 @@ class BatchHistory:
         self._overflow = np.zeros((b, 4), dtype=np.int64)
 
     def update(self, rows: np.ndarray, counts: np.ndarray, hands_played: np.ndarray) -> None:
-        """Read table ``t``'s new rows ``rows[t, :counts[t]]`` (checked by the observer)."""
-        _k.update(rows, counts, np.ascontiguousarray(hands_played, dtype=np.int64),
+        """Read table ``t``'s new rows ``rows[t, :counts[t]]`` (C arrays, checked by the
+        observer; ``hands_played`` names the hand of an overflow)."""
+        _k.update(rows, counts, hands_played,
                   self._items, self._nitems, self._stage, self._bank, self._shuffled,
                   self._overflow, self._codes, self._status_item, self._special_item,
                   self._action_item)

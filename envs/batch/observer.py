@@ -125,16 +125,17 @@ class BatchObserver:
         if counts.dtype != np.int64 or counts.shape != (b,) or \
                 (b and (int(counts.min()) < 0 or int(counts.max()) > rows.shape[1])):
             raise ValueError(f"counts must be {b} int64 row counts in 0..{rows.shape[1]}")
+        rows, counts = np.ascontiguousarray(rows), np.ascontiguousarray(counts)
+        played = _state(tables.hands_played, (b,))  # the kernels take C arrays: one signature
         _k.update(rows, counts, _state(tables.phase, (b,)), _state(tables.actor, (b,)),
                   _state(tables.chips, (b, n)), _state(tables.refused, (b, n), np.bool_),
-                  _state(tables.jackpot, (b,)), _state(tables.pile_left, (b,)),
-                  _state(tables.hands_played, (b,)),
+                  _state(tables.jackpot, (b,)), _state(tables.pile_left, (b,)), played,
                   self._pub, self._own, self._tab, self._views, self._nhands, self._current,
                   self._status, self._side, self._hand_bank, self._bank, self._seen,
                   self._stale, self._dirty, self._error, self._ints, self._floats, self._half,
                   self._wild_sums, self._wipe_dealt, self._wipe_empty, self._wiped)
         if self.history is not None:
-            self.history.update(rows, counts, tables.hands_played)
+            self.history.update(rows, counts, played)
         if self._error.any():
             t = int(np.flatnonzero(self._error)[0])
             raise RuntimeError(f"table {t}: a hand index past the {self._views.shape[2]} hands "
