@@ -154,7 +154,7 @@ def test_mean_reward_per_hand_agrees_with_the_scalar_view() -> None:
     """The threshold-5 player against the reader bank, heads-up: the batch's mean reward per
     hand (many tables) and the scalar view's agree within their 99.9% interval."""
     player = make_agent("threshold:5")
-    hands = 6000
+    hands = 4000
     batch = BatchSeatVecEnv("player", "catalan", 2, 200, opponents="reader", seed=2,
                             engine=ENGINE)
     batch_rewards = _play(batch, player, hands)

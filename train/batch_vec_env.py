@@ -114,7 +114,8 @@ class BatchSeatVecEnv(VecEnv):
             raise ValueError(f"seat={seat} and bank={bank}: the learner of the Player view "
                              f"never holds the bank; choose different seats")
         self.tables = make_tables(self.rules, num_seats, num_envs, max_hands=table_hands,
-                                  engine=engine)
+                                  engine=engine,
+                                  information_state=observation_type == "information_state")
         if observation_type == "information_state":
             low, high = information_state_bounds(self.rules, num_seats)
         else:

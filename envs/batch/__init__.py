@@ -16,12 +16,14 @@ __all__ = ["ENGINES", "ScalarTables", "TableBatch", "UnsupportedRules", "make_ta
 
 
 def make_tables(rules: object, num_seats: int, num_tables: int, max_hands: int | None = 10,
-                engine: str = "auto") -> TableBatch:
+                engine: str = "auto", information_state: bool = False) -> TableBatch:
     """``num_tables`` tables as a :class:`TableBatch`: the compiled engine or the reference.
 
     ``engine``: ``"compiled"`` (:class:`envs.batch.engine.BatchEngine`; rules it does not
     play raise :class:`UnsupportedRules` naming why), ``"reference"``
     (:class:`ScalarTables`) or ``"auto"`` (compiled where the rules are supported).
+    ``information_state``: the tables will be asked for information states (the
+    compiled engine keeps each hand's history only when told so from the reset on).
     """
     if engine not in ENGINES:
         raise ValueError(f"engine={engine!r} is not one of {', '.join(ENGINES)}")
@@ -36,7 +38,8 @@ def make_tables(rules: object, num_seats: int, num_tables: int, max_hands: int |
             check_supported(resolved)
         except UnsupportedRules:
             return ScalarTables(resolved, num_seats, num_tables, max_hands)
-    return BatchEngine(resolved, num_seats, num_tables, max_hands)
+    return BatchEngine(resolved, num_seats, num_tables, max_hands,
+                       information_state=information_state)
 
 
 ENGINES = ("auto", "compiled", "reference")
