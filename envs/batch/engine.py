@@ -77,13 +77,15 @@ class BatchEngine:
     """``num_tables`` tables of ``num_seats`` seats under ``rules``, compiled (see the module docstring).
 
     ``record=True`` keeps each table's episode log for :meth:`events`;
-    ``observe=True`` (the default) feeds the batch observer for :meth:`observe`
-    and :meth:`information_state`.
+    ``observe=True`` (the default) feeds the batch observer
+    (:class:`envs.batch.observer.BatchObserver`) the rows of every call, for
+    :meth:`observe`; ``information_state=True`` also keeps each hand's history,
+    for :meth:`information_state`.
     """
 
     def __init__(self, rules: Rules | str | Path | Mapping[str, Any] | None, num_seats: int,
                  num_tables: int, max_hands: int | None = 10, record: bool = False,
-                 observe: bool = True) -> None:
+                 observe: bool = True, information_state: bool = False) -> None:
         resolved = Rules.resolve(rules)
         check_supported(resolved)
         seats = resolved.check_seats(num_seats)
@@ -147,15 +149,21 @@ class BatchEngine:
         self.over = np.ones(b, dtype=bool)
         self.refused = np.zeros((b, s), dtype=bool)
         self.rewards = np.zeros((b, s), dtype=np.float64)
+        self.in_hand = np.zeros((b, s), dtype=bool)
         self._log: list[list[np.ndarray]] = [[] for _ in range(b)] if record else []
         self._observer: Any = None
-        self._observe = observe
+        if observe or information_state:
+            from envs.batch.observer import BatchObserver
+
+            self._observer = BatchObserver(resolved, s, b, max_hands=max_hands,
+                                           information_state=information_state)
+        self._information_state = information_state
 
     # ------------------------------------------------------------------ calls
     def _arrays(self) -> tuple[np.ndarray, ...]:
         return (self._r, self._ladder, self._T, self._SE, self._HF, self._CD, self._PILE,
                 self._DISC, self._RNG, self.row_buffer, self._mask, self.over, self.refused,
-                self.rewards)
+                self.rewards, self.in_hand)
 
     def _indices(self, tables: np.ndarray | None) -> np.ndarray:
         if tables is None:
@@ -193,7 +201,8 @@ class BatchEngine:
                 raise ValueError(f"chips must be {n} rows of {s} non-negative integers; got "
                                  f"{chips!r}")
             stacks = stacks.astype(np.int64)
-        bad = reset_tables(*self._arrays(), idx, seed_array, bank_array, stacks)
+        kernel: Any = reset_tables  # a numba dispatcher: its arguments are the kernel's
+        bad = kernel(*self._arrays(), idx, seed_array, bank_array, stacks)
         self._after(bad, idx, reset=True)
 
     def step(self, actions: np.ndarray, tables: np.ndarray | None = None) -> None:
@@ -222,7 +231,8 @@ class BatchEngine:
             what = f" ({names[a]})" if 0 <= a < len(names) else ""
             raise IllegalActionError(f"table {t}: action {a}{what} is not legal; legal: "
                                      f"{', '.join(legal) if legal else 'none (the episode is over)'}")
-        overflow = step_tables(*self._arrays(), idx, acts)
+        kernel: Any = step_tables
+        overflow = kernel(*self._arrays(), idx, acts)
         self._after(overflow, idx, reset=False)
 
     def _after(self, overflow: int, idx: np.ndarray, reset: bool) -> None:
@@ -236,8 +246,44 @@ class BatchEngine:
                     self._log[t] = [rows]
                 else:
                     self._log[t].append(rows)
-        if self._observe and self._observer is not None:
+        if self._observer is not None:
             self._observer.update(self.row_buffer, self.row_count, self)
+
+    def play_thresholds(self, seeds: np.ndarray, banks: np.ndarray | None,
+                        thresholds: np.ndarray) -> np.ndarray:
+        """Whole episodes of threshold agents, every decision inside the kernel (the evaluator's path).
+
+        Table ``i`` (``len(seeds)`` of them, any number: the engine's own tables
+        are not touched) deals the shoe of ``Engine.reset(seed=seeds[i],
+        bank=banks[i])`` (``banks`` None or -1: the rules choose) and plays to
+        ``max_hands``; each decision is :func:`envs.seat_play.dealer_action`
+        with ``thresholds[i, seat, role]`` (points; role 0 as a player, 1
+        holding the bank) and the seat's known total. Returns
+        ``counts (len(seeds), S, 2, 9)`` float64: per seat and role the fields of
+        ``evaluate.tournament`` (chips in units of ``min_bet``, hands, wins,
+        pushes, losses, busts, naturals, jackpot hits, jackpot chips).
+        """
+        import numba
+
+        from envs.batch.kernels_fused import FIELDS, play_thresholds
+
+        seed_array = check_tables(len(np.asarray(seeds)), seeds)
+        n, s = len(seed_array), self.num_seats
+        bank_array = np.full(n, -1, dtype=np.int64) if banks is None else \
+            np.asarray(banks, dtype=np.int64).reshape(-1)
+        if len(bank_array) != n or (n and int(bank_array.max()) >= s):
+            raise ValueError(f"banks must be {n} seats in 0..{s - 1} or -1; got {banks!r}")
+        bank_array = np.where(bank_array < 0, -1, bank_array)
+        levels = np.asarray(thresholds, dtype=np.float64)
+        if levels.shape != (n, s, 2):
+            raise ValueError(f"thresholds must have shape {(n, s, 2)} (table, seat, role), not "
+                             f"{levels.shape}")
+        counts = np.zeros((n, s, 2, FIELDS), dtype=np.float64)
+        if n:
+            chunks = min(n, 16 * numba.get_num_threads())
+            play_thresholds(self._r, self._ladder, seed_array, bank_array,
+                            np.ascontiguousarray(levels), counts, chunks)
+        return counts
 
     # ------------------------------------------------------------------ reads
     def masks(self, out: np.ndarray | None = None) -> np.ndarray:
@@ -247,23 +293,24 @@ class BatchEngine:
         out[:] = self._mask
         return out
 
-    def _observer_for(self) -> Any:
-        if not self._observe:
+    def observe(self, seats: np.ndarray, out: np.ndarray | None = None,
+                tables: np.ndarray | None = None) -> np.ndarray:
+        """``(B, observation_size)`` float32, bit-identical to the scalar ``Observer.observe``
+        (``tables``: only those, row ``i`` being table ``tables[i]`` seen by ``seats[i]``)."""
+        if self._observer is None:
             raise ValueError("this BatchEngine was built with observe=False: it keeps no "
                              "observations")
-        if self._observer is None:
-            raise NotImplementedError("the batch observer (envs.batch.observer) is not wired "
-                                      "in yet")
-        return self._observer
+        return self._observer.observe(seats, out, tables)
 
-    def observe(self, seats: np.ndarray, out: np.ndarray | None = None) -> np.ndarray:
-        """``(B, observation_size)`` float32, bit-identical to the scalar ``Observer.observe``."""
-        return self._observer_for().observe(seats, out)
-
-    def information_state(self, seats: np.ndarray, out: np.ndarray | None = None
-                          ) -> np.ndarray:
-        """``(B, information_state_size)`` float32, bit-identical to the scalar information state."""
-        return self._observer_for().information_state(seats, out)
+    def information_state(self, seats: np.ndarray, out: np.ndarray | None = None,
+                          tables: np.ndarray | None = None) -> np.ndarray:
+        """``(B, information_state_size)`` float32, bit-identical to the scalar information
+        state (``tables`` as :meth:`observe`'s)."""
+        if not self._information_state:
+            raise ValueError("information_state() needs BatchEngine(..., "
+                             "information_state=True): the history of each hand is kept "
+                             "from the tables' reset on")
+        return self._observer.information_state(seats, out, tables)
 
     def events(self, table: int) -> np.ndarray:
         """Table ``table``'s rows since its reset (needs ``record=True``)."""

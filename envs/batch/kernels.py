@@ -4,7 +4,7 @@ Each kernel takes the whole batch's arrays (:class:`envs.batch.engine.BatchEngin
 holds them; :mod:`envs.batch.kernels_table` describes one table's slice) and
 runs one table's transition per iteration of a parallel loop, so no Python
 code runs per table. After a table moves, its mask (``Engine.action_mask()``),
-its ``over`` and ``refused`` flags and its rewards are brought up to date here.
+its ``over``, ``refused`` and ``in_hand`` flags and its rewards are brought up to date here.
 """
 
 from __future__ import annotations
@@ -13,27 +13,32 @@ import numpy as np
 from numba import njit, prange
 
 from envs.batch import kernels_rulebook as rb
-from envs.batch.kernels_table import (E_CHIPS, E_NET, E_REFUSED, T_OVERFLOW, T_PHASE, T_REWARDED,
-                                      T_ROWS, fill_mask, reset_table, step_table)
+from envs.batch.kernels_table import (E_CHIPS, E_NET, E_ORDER, E_REFUSED, T_ORDER_LEN, T_OVERFLOW,
+                                      T_PHASE, T_REWARDED, T_ROWS, fill_mask, reset_table,
+                                      step_table)
 from envs.phases import OVER
 
 __all__ = ["reset_tables", "check_actions", "step_tables"]
 
 
 @njit(cache=True, inline="always")
-def _publish(r, t, T, SE, OVER_, REFUSED, REW):  # type: ignore[no-untyped-def]
-    """The table's derived arrays: ``over``, ``refused`` and the rewards of what it settled."""
+def _publish(r, t, T, SE, OVER_, REFUSED, REW, IN_HAND):  # type: ignore[no-untyped-def]
+    """The table's derived arrays: ``over``, ``refused``, the rewards of what it settled and
+    the seats dealt into its hand (``Engine.order``)."""
     OVER_[t] = T[t, T_PHASE] == OVER
     scale = 1.0 / r[rb.R_MIN_BET]
     rewarded = T[t, T_REWARDED] != 0
     for s in range(SE.shape[1]):
         REFUSED[t, s] = SE[t, s, E_REFUSED] != 0
         REW[t, s] = SE[t, s, E_NET] * scale if rewarded else 0.0
+        IN_HAND[t, s] = False
+    for i in range(T[t, T_ORDER_LEN]):
+        IN_HAND[t, SE[t, i, E_ORDER]] = True
 
 
 @njit(cache=True, parallel=True)
 def reset_tables(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFUSED, REW,  # type: ignore[no-untyped-def]
-                 idx, seeds, banks, chips):
+                 IN_HAND, idx, seeds, banks, chips):
     """``Engine.reset(seed=seeds[i], bank=banks[i] (-1: none), chips=chips[i])`` at table ``idx[i]``.
 
     Every table's row count is zeroed first: afterwards only the reset tables have new rows.
@@ -48,7 +53,7 @@ def reset_tables(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFU
         reset_table(r, lad, T[t], SE[t], HF[t], CD[t], PILE[t], DISC[t], RNG[t], ROWS[t],
                     seeds[i], banks[i])
         fill_mask(r, lad, T[t], SE[t], HF[t], CD[t], MASK[t])
-        _publish(r, t, T, SE, OVER_, REFUSED, REW)
+        _publish(r, t, T, SE, OVER_, REFUSED, REW, IN_HAND)
         REW[t, :] = 0.0
     for i in range(idx.shape[0]):
         if T[idx[i], T_OVERFLOW]:
@@ -69,7 +74,7 @@ def check_actions(MASK, idx, actions):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, parallel=True)
 def step_tables(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFUSED, REW,  # type: ignore[no-untyped-def]
-                idx, actions):
+                IN_HAND, idx, actions):
     """The actor of table ``idx[i]`` takes ``actions[i]`` (checked legal by :func:`check_actions`).
 
     Every table's rewards and row count are zeroed first. Returns the first
@@ -84,7 +89,7 @@ def step_tables(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFUS
         step_table(r, lad, T[t], SE[t], HF[t], CD[t], PILE[t], DISC[t], RNG[t], ROWS[t],
                    actions[i])
         fill_mask(r, lad, T[t], SE[t], HF[t], CD[t], MASK[t])
-        _publish(r, t, T, SE, OVER_, REFUSED, REW)
+        _publish(r, t, T, SE, OVER_, REFUSED, REW, IN_HAND)
     for i in range(idx.shape[0]):
         if T[idx[i], T_OVERFLOW]:
             return idx[i]

@@ -80,7 +80,8 @@ T_SEED: Final = 18
 T_ROWS: Final = 19
 T_OVERFLOW: Final = 20
 T_NEXT_HAND: Final = 21  # a hand ended and the next is to start (see _end_hand)
-T_SEEN: Final = 22  # 10 entries: face-up cards seen per rank since the last shuffle
+T_SETTLED_BANK: Final = 22  # the bank of the last settlement
+T_SEEN: Final = 23  # 10 entries: face-up cards seen per rank since the last shuffle
 T_SIZE: Final = T_SEEN + 10
 
 PURPOSE_ROUND: Final = 0
@@ -96,7 +97,14 @@ E_START_CHIPS: Final = 4
 E_ORDER: Final = 5
 E_QUEUE: Final = 6
 E_NET: Final = 7
-E_SIZE: Final = 8
+# What the last settlement left each seat, for tallies (the fused loops): whether it played the hand
+# (in the order; the bank is T_SETTLED_BANK), whether any of its hands (the bank's: its hand) busted
+# or was a natural, and the jackpot it won.
+E_PLAYED: Final = 8
+E_BUSTED: Final = 9
+E_NATURAL: Final = 10
+E_PRIZE: Final = 11
+E_SIZE: Final = 12
 
 # ----------------------------------------------------------------- per hand (hf)
 H_CARDS: Final = 0
@@ -726,30 +734,58 @@ def _settle(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no-unt
             _row(tt, rows, ev.K_WIN, s, pay, multiple * bet, h, 0, 0)
     b = _bank_slot(r)
     bank_total = hf[b, H_TOTAL]
+    prize_seat = -1
+    prize = 0
     if tt[T_JACKPOT] and bank_total != SEVEN_AND_HALF:
-        done = False
         for i in range(order_len):
             s = se[i, E_ORDER]
             for h in range(se[s, E_HANDS]):
                 slot = s * slots + h
                 if rb.wins_jackpot(hf[slot, H_TOTAL], hf[slot, H_CARDS], hf[slot, H_SPECIAL],
                                    bank_total):
-                    se[s, E_CHIPS] += tt[T_JACKPOT]
-                    _row(tt, rows, ev.K_JACKPOT, s, tt[T_JACKPOT], 0, 0, 0, 0)
-                    tt[T_JACKPOT] = 0
-                    done = True
+                    prize_seat = s
                     break
-            if done:
+            if prize_seat >= 0:
+                prize = tt[T_JACKPOT]
+                se[prize_seat, E_CHIPS] += prize
+                _row(tt, rows, ev.K_JACKPOT, prize_seat, prize, 0, 0, 0, 0)
+                tt[T_JACKPOT] = 0
                 break
     for i in range(order_len):
         s = se[i, E_ORDER]
         for h in range(se[s, E_HANDS]):
             _reveal(r, tt, hf, cd, rows, s * slots + h)
-    for s in range(se.shape[0]):
-        se[s, E_NET] = se[s, E_CHIPS] - se[s, E_START_CHIPS]
+    _tally(r, tt, se, hf, prize_seat, prize)
     tt[T_REWARDED] = 1
     _chips_row(tt, se, rows)
     _begin_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows)
+
+
+@njit(cache=True)
+def _tally(r, tt, se, hf, prize_seat, prize):  # type: ignore[no-untyped-def]
+    """What the settlement left each seat: net chips, played, busted, a natural, the jackpot won."""
+    slots = _slots(r)
+    for s in range(se.shape[0]):
+        se[s, E_NET] = se[s, E_CHIPS] - se[s, E_START_CHIPS]
+        se[s, E_PLAYED] = 0
+        se[s, E_BUSTED] = 0
+        se[s, E_NATURAL] = 0
+        se[s, E_PRIZE] = prize if s == prize_seat else 0
+    for i in range(tt[T_ORDER_LEN]):
+        s = se[i, E_ORDER]
+        se[s, E_PLAYED] = 1
+        for h in range(se[s, E_HANDS]):
+            slot = s * slots + h
+            if hf[slot, H_TOTAL] > SEVEN_AND_HALF and hf[slot, H_SPECIAL] != PAIR_OF_SEVENS:
+                se[s, E_BUSTED] = 1  # Hand.busted
+            if hf[slot, H_TOTAL] == SEVEN_AND_HALF and hf[slot, H_CARDS] == 2:
+                se[s, E_NATURAL] = 1
+    b = _bank_slot(r)
+    bank = tt[T_BANK]
+    tt[T_SETTLED_BANK] = bank
+    se[bank, E_BUSTED] = 1 if hf[b, H_TOTAL] > SEVEN_AND_HALF \
+        and hf[b, H_SPECIAL] != PAIR_OF_SEVENS else 0
+    se[bank, E_NATURAL] = 1 if hf[b, H_TOTAL] == SEVEN_AND_HALF and hf[b, H_CARDS] == 2 else 0
 
 
 # ------------------------------------------------------------------------- the transfer

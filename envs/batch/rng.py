@@ -33,6 +33,10 @@ from typing import Final
 import numpy as np
 from numba import njit
 
+from envs.batch.jit_cache import refresh
+
+refresh()  # before any kernel of envs.batch is compiled or loaded (envs.batch.jit_cache)
+
 __all__ = ["RNG_WORDS", "seed_state", "next_uint64", "next_uint32", "random_interval",
            "shuffle", "integers", "new_generator"]
 
@@ -147,11 +151,11 @@ def shuffle(g: np.ndarray, items: np.ndarray, n: int) -> None:
 
 
 @njit(cache=True)
-def integers(g: np.ndarray, n: int) -> int:
+def integers(g: np.ndarray, n: int) -> np.int64:
     """``Generator.integers(n)`` for ``1 <= n <= 2**32``: Lemire's bounded multiply, rejection on the low word."""
     top = np.uint64(n - 1)
     if top == _U0:
-        return 0
+        return np.int64(0)
     if top == _MASK32:
         return np.int64(next_uint32(g))
     excl = top + _U1

@@ -1,0 +1,63 @@
+"""Keep numba's on-disk cache of the batch engine's kernels in step with their sources.
+
+numba (``cache=True``) checks a cached function against its own source file
+only: a kernel compiled with the code of another module inlined in it (the
+table kernels call :mod:`envs.batch.kernels_table`, which calls the rulebook
+twins and the generator) would keep running the old code after that other
+module changed. :func:`refresh` therefore stamps the cache with a digest of
+every source the kernels are built from, and clears the kernels' cached
+files when the digest changes. It runs when :mod:`envs.batch.rng` or
+:mod:`envs.batch.kernels_rulebook` is imported — every kernel module imports
+one of them — so before any kernel is compiled or loaded.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Final
+
+__all__ = ["SOURCES", "refresh"]
+
+_HERE: Final = Path(__file__).resolve().parent
+_ENVS: Final = _HERE.parent
+
+_CONSTANTS: Final = tuple(_ENVS / name for name in (
+    "actions.py", "cards.py", "hands.py", "phases.py", "rulebook.py", "events.py", "rules.py"))
+_RULEBOOK: Final = (_HERE / "kernels_rulebook.py", *_CONSTANTS)
+_TABLE: Final = (_HERE / "kernels_table.py", _HERE / "rng.py", _HERE / "event_rows.py",
+                 *_RULEBOOK)
+
+SOURCES: Final[dict[str, tuple[Path, ...]]] = {
+    "rng": (_HERE / "rng.py",),
+    "kernels_rulebook": _RULEBOOK,
+    "kernels_table": _TABLE,
+    "kernels": (_HERE / "kernels.py", *_TABLE),
+    "kernels_fused": (_HERE / "kernels_fused.py", *_TABLE),
+}
+"""Each kernel module and the files whose code or constants its kernels are compiled from."""
+
+
+def refresh() -> None:
+    """Clear a kernel module's cached machine code if any of its :data:`SOURCES` changed since
+    it was built.
+
+    Best effort: a read-only installation (numba then caches elsewhere) is left alone.
+    """
+    cache = _HERE / "__pycache__"
+    try:
+        cache.mkdir(exist_ok=True)
+        for module, sources in SOURCES.items():
+            digest = hashlib.sha256()
+            for path in sources:
+                digest.update(path.read_bytes())
+            stamp = digest.hexdigest()
+            marker = cache / f"{module}.sources.sha256"
+            if marker.exists() and marker.read_text() == stamp:
+                continue
+            for path in cache.glob(f"{module}.*"):
+                if path.suffix in (".nbi", ".nbc"):
+                    path.unlink()
+            marker.write_text(stamp)
+    except OSError:
+        pass

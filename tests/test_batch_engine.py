@@ -1,0 +1,256 @@
+"""The compiled batch engine (envs/batch/engine.py) against the scalar engine, table for table.
+
+The contract (issue 13): from the same seeds and the same actions the
+compiled engine deals the same cards and logs the same events, moves the
+same chips, pays the same rewards and offers the same actions as one scalar
+``Engine`` per table (:class:`envs.batch.ScalarTables`). Each case below
+steps both in lockstep with seeded random legal actions and compares every
+array after every step and every table's event rows at the end; then the
+invariants (chips conserved), the refusals, the errors, determinism, and
+the fused threshold loop against the tournament's own counting.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from envs.batch import ScalarTables, UnsupportedRules
+from envs.batch.engine import BatchEngine, check_supported
+from envs.batch.event_rows import decode
+from envs.engine import IllegalActionError
+from envs.rules import PRESETS, Rules
+from envs.single_seat import fixed_bank_rules
+
+STATE = ("actor", "over", "phase", "bank", "chips", "jackpot", "pile_left", "hands_played",
+         "bank_streak", "refused", "rewards", "in_hand")
+
+CASES = [
+    ("catalan", 2), ("catalan", 3), ("catalan", 5), ("catalan", 8),
+    ("catalan_house", 2), ("catalan_house", 4), ("catalan_house", 7),
+    ("spanish", 2), ("spanish", 6),
+    ("pagat", 2), ("pagat", 8),
+    ("pagat_italian", 3), ("pagat_italian", 5),
+    ("pagat_spanish", 2), ("pagat_spanish", 4),
+    ("italian", 2), ("italian", 6),
+]
+SUPPORTED_PRESETS = sorted({preset for preset, _ in CASES})
+
+
+def random_actions(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
+    """One uniformly random legal action per table (0 where none is legal)."""
+    keys = np.where(masks > 0, rng.random(masks.shape), -1.0)
+    return keys.argmax(axis=1).astype(np.int64)
+
+
+def assert_same_state(fast: BatchEngine, slow: ScalarTables, when: str) -> None:
+    for name in STATE:
+        mine, theirs = getattr(fast, name), getattr(slow, name)
+        if not np.array_equal(mine, theirs):
+            table = int(np.flatnonzero(np.asarray(mine != theirs).reshape(len(mine), -1)
+                                       .any(axis=1))[0])
+            raise AssertionError(f"{when}: {name} of table {table}: {mine[table]} != "
+                                 f"{theirs[table]}")
+    mine, theirs = fast.masks(), slow.masks()
+    if not np.array_equal(mine, theirs):
+        table = int(np.flatnonzero((mine != theirs).any(axis=1))[0])
+        raise AssertionError(f"{when}: mask of table {table}: {np.flatnonzero(mine[table])} "
+                             f"!= {np.flatnonzero(theirs[table])}")
+
+
+def assert_same_events(fast: BatchEngine, slow: ScalarTables, table: int) -> None:
+    mine, theirs = fast.events(table), slow.events(table)
+    if mine.shape == theirs.shape and np.array_equal(mine, theirs):
+        return
+    for i in range(min(len(mine), len(theirs))):
+        if not np.array_equal(mine[i], theirs[i]):
+            raise AssertionError(f"table {table}, event {i}: {decode(mine[i], fast.layout)} "
+                                 f"!= {decode(theirs[i], slow.layout)}")
+    raise AssertionError(f"table {table}: {len(mine)} events, the scalar engine logged "
+                         f"{len(theirs)}")
+
+
+def lockstep(rules: Rules | str, seats: int, tables: int, seed: int,
+             max_hands: int | None = 10) -> BatchEngine:
+    """Play ``tables`` seeded tables to their end on both engines, comparing after every step."""
+    fast = BatchEngine(rules, seats, tables, max_hands=max_hands, record=True, observe=False)
+    slow = ScalarTables(rules, seats, tables, max_hands=max_hands)
+    seeds = np.arange(tables, dtype=np.int64) * 1009 + seed
+    fast.reset(seeds)
+    slow.reset(seeds)
+    assert_same_state(fast, slow, "after reset")
+    wealth = fast.chips.sum(axis=1) + fast.jackpot
+    played = fast.hands_played.copy()
+    rng = np.random.default_rng(seed)
+    steps = 0
+    while not slow.over.all():
+        actions = random_actions(rng, slow.masks())
+        fast.step(actions)
+        slow.step(actions)
+        steps += 1
+        assert_same_state(fast, slow, f"after step {steps}")
+        settled = fast.hands_played != played  # no stake is left on the table
+        assert np.array_equal((fast.chips.sum(axis=1) + fast.jackpot)[settled],
+                              wealth[settled]), "chips + jackpot changed at a table"
+        played = fast.hands_played.copy()
+    assert np.array_equal(fast.chips.sum(axis=1) + fast.jackpot, wealth)
+    for t in range(tables):
+        assert_same_events(fast, slow, t)
+    return fast
+
+
+@pytest.mark.parametrize("preset, seats", CASES)
+def test_same_play_as_the_scalar_engine(preset, seats):
+    """Every preset the compiled engine plays, at table sizes from 2 to 8 seats."""
+    lockstep(preset, seats, tables=240 // seats, seed=seats)
+
+
+@pytest.mark.parametrize("preset, seats", [("catalan", 2), ("catalan", 4), ("pagat", 2),
+                                           ("spanish", 3), ("pagat_italian", 2)])
+def test_same_play_with_the_bank_kept_on_one_seat(preset, seats):
+    """The fixed-bank rules of the Player and Bank views and the evaluator's compare."""
+    lockstep(fixed_bank_rules(preset), seats, tables=160 // seats, seed=11, max_hands=6)
+
+
+def test_long_episodes_run_the_shoe_out_and_reshuffle():
+    """Thirty hands of one shoe (catalan: the discards come back when the pile runs out, §3)."""
+    fast = lockstep("catalan", 4, tables=20, seed=5, max_hands=30)
+    assert fast.hands_played.max() >= 20
+
+
+def test_given_banks_and_stacks_are_the_scalar_engines():
+    """``reset(banks=, chips=)`` as ``Engine.reset(bank=, chips=)``, short stacks included."""
+    rules = Rules.preset("catalan")
+    tables, seats = 60, 3
+    fast = BatchEngine(rules, seats, tables, record=True, observe=False)
+    slow = ScalarTables(rules, seats, tables)
+    rng = np.random.default_rng(3)
+    seeds = np.arange(tables, dtype=np.int64)
+    banks = rng.integers(-1, seats, tables)
+    chips = rng.integers(15, 200, (tables, seats))
+    fast.reset(seeds, banks=banks, chips=chips)
+    slow.reset(seeds, banks=banks, chips=chips)
+    assert_same_state(fast, slow, "after reset")
+    while not slow.over.all():
+        actions = random_actions(rng, slow.masks())
+        fast.step(actions)
+        slow.step(actions)
+        assert_same_state(fast, slow, "after a step")
+    for t in range(tables):
+        assert_same_events(fast, slow, t)
+
+
+def test_stepping_some_tables_leaves_the_others_alone():
+    """``step(actions, tables=)`` moves only those tables; the rows of the call are theirs."""
+    tables = 30
+    fast = BatchEngine("pagat", 3, tables, record=True, observe=False)
+    slow = ScalarTables("pagat", 3, tables)
+    seeds = np.arange(tables, dtype=np.int64) + 40
+    fast.reset(seeds)
+    slow.reset(seeds)
+    rng = np.random.default_rng(8)
+    while not slow.over.all():
+        live = np.flatnonzero(~slow.over)
+        chosen = live[rng.random(len(live)) < 0.5]
+        actions = random_actions(rng, slow.masks())[chosen]
+        fast.step(actions, tables=chosen)
+        slow.step(actions, tables=chosen)
+        assert_same_state(fast, slow, "after a partial step")
+        moved = np.zeros(tables, dtype=bool)
+        moved[chosen] = True
+        assert (fast.row_count[moved] > 0).all() and (fast.row_count[~moved] == 0).all()
+    for t in range(tables):
+        assert_same_events(fast, slow, t)
+
+
+def test_a_table_plays_the_same_whatever_the_batch():
+    """Same seed, same hands: alone, or among other tables stepping at other times."""
+    def play_alone() -> np.ndarray:
+        alone = BatchEngine("catalan_house", 4, 1, record=True, observe=False)
+        alone.reset(np.array([77]))
+        rng = np.random.default_rng(0)
+        while not alone.over[0]:
+            alone.step(random_actions(rng, alone.masks()))
+        return alone.events(0)
+
+    crowd = BatchEngine("catalan_house", 4, 25, record=True, observe=False)
+    crowd.reset(np.arange(25, dtype=np.int64) + 70)  # table 7 has seed 77
+    mine, theirs = np.random.default_rng(0), np.random.default_rng(1)
+    while not crowd.over[7]:
+        action = random_actions(mine, crowd.masks()[7:8])
+        others = np.flatnonzero(~crowd.over)
+        others = others[(others != 7) & (theirs.random(len(others)) < 0.7)]
+        crowd_actions = random_actions(theirs, crowd.masks())[others]
+        crowd.step(np.append(crowd_actions, action), tables=np.append(others, 7))
+    assert np.array_equal(play_alone(), crowd.events(7))
+    assert np.array_equal(play_alone(), crowd.events(7))
+
+
+def test_an_illegal_action_names_the_table_and_moves_nothing():
+    fast = BatchEngine("catalan", 2, 4, observe=False)
+    fast.reset(np.arange(4, dtype=np.int64))
+    before = {name: np.copy(getattr(fast, name)) for name in STATE}
+    masks = fast.masks()
+    actions = random_actions(np.random.default_rng(0), masks)
+    actions[2] = 1 if not masks[2, 1] else 5  # hit while betting, or claim_bank: not legal
+    with pytest.raises(IllegalActionError, match=r"table 2: action \d+ \(\w+\) is not legal; "
+                                                 r"legal: 14 \(bet_1\)"):
+        fast.step(actions)
+    for name in STATE:
+        assert np.array_equal(getattr(fast, name), before[name]), name
+    with pytest.raises(IllegalActionError, match="table 1: action 99 is not legal"):
+        fast.step(np.array([99]), tables=np.array([1]))
+
+
+def test_unsupported_rules_are_refused_by_name():
+    """RULES.md §5, §6: what the compiled engine does not play is named, never approximated."""
+    with pytest.raises(UnsupportedRules) as refusal:
+        BatchEngine("spanish_full", 3, 2)
+    message = str(refusal.value)
+    for switch in ("side_bets=True", "bank_sale=True", "first_bank='auction'", "fusilar=True",
+                   "split_rule='abrirse'", "change_four='optional'"):
+        assert switch in message
+    assert "supported: 'none', 'two_figures_once', 'two_figures_unlimited'" in message
+    for preset in SUPPORTED_PRESETS:
+        check_supported(PRESETS[preset])
+    with pytest.raises(UnsupportedRules, match=r"fusilar=True \(supported: False\)"):
+        check_supported(Rules.preset("spanish").replace(fusilar=True))
+
+
+def test_events_need_the_record_flag():
+    fast = BatchEngine("catalan", 2, 2, observe=False)
+    fast.reset(np.array([1, 2]))
+    with pytest.raises(ValueError, match="record=True"):
+        fast.events(0)
+
+
+@pytest.mark.parametrize("preset, seats, fixed", [("catalan", 2, False), ("catalan", 2, True),
+                                                  ("catalan", 4, False), ("pagat", 3, True),
+                                                  ("catalan_house", 3, False)])
+def test_fused_threshold_loop_counts_as_the_tournament(preset, seats, fixed):
+    """``play_thresholds``: every decision the built-in dealer's (``dealer_action``) from the
+    seat's known total, every hand counted as ``evaluate.tournament`` counts it."""
+    from agents.scripted import ThresholdAgent
+    from agents.seating import RoleSplitAgent, Table
+    from evaluate.tournament import _count_hand
+
+    rules = fixed_bank_rules(preset) if fixed else Rules.preset(preset)
+    tables, max_hands = 40, 8
+    rng = np.random.default_rng(seats)
+    levels = rng.choice([3.5, 4.0, 5.0, 5.5, 6.0, 6.5, 7.0], size=(tables, seats, 2))
+    seeds = np.arange(tables, dtype=np.int64) * 31 + 2
+    banks = np.where(rng.random(tables) < 0.5, -1, rng.integers(0, seats, tables)) if fixed \
+        else None
+    fast = BatchEngine(rules, seats, 1, max_hands=max_hands, observe=False)
+    counts = fast.play_thresholds(seeds, banks, levels)
+    table = Table(rules, seats, max_hands)
+    scale = 1.0 / rules.min_bet
+    for t in range(tables):
+        expected = np.zeros((seats, 2, counts.shape[-1]))
+        policies = [RoleSplitAgent(ThresholdAgent(levels[t, s, 0]), ThresholdAgent(levels[t, s, 1]))
+                    for s in range(seats)]
+        bank = None if banks is None or banks[t] < 0 else int(banks[t])
+        for hand in table.hands(policies, int(seeds[t]), bank):
+            _count_hand(expected, hand, scale)
+        np.testing.assert_allclose(counts[t], expected, rtol=0, atol=1e-9,
+                                   err_msg=f"table {t}")
