@@ -9,8 +9,11 @@
 Importing this package loads no compiler; the compiled engine's modules import numba.
 """
 
+from envs.batch import threads
 from envs.batch.api import TableBatch, UnsupportedRules
 from envs.batch.reference import ScalarTables
+
+threads.configure()
 
 __all__ = ["ENGINES", "ScalarTables", "TableBatch", "UnsupportedRules", "make_tables"]
 

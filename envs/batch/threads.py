@@ -11,21 +11,28 @@ times slower than one thread. :func:`configure` therefore selects numba's
 (``NUMBA_NUM_THREADS``, all cores by default; ``numba.set_num_threads`` at
 run time).
 
-It must run before the first parallel kernel runs; every kernel module of
-:mod:`envs.batch` calls it on import.
+It must run before the first parallel kernel runs: importing :mod:`envs.batch`
+(and so any of its modules) calls it, and so does every other module with
+parallel kernels (:mod:`agents.batch_policies`). Before numba is imported it
+only sets the environment variable numba reads, so importing the package
+still loads no compiler.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 
 __all__ = ["configure"]
+
+_LAYER = "workqueue"
 
 
 def configure() -> None:
     """Use numba's non-spinning ``workqueue`` threading layer unless one was chosen."""
     if os.environ.get("NUMBA_THREADING_LAYER"):
         return
-    import numba
-
-    numba.config.THREADING_LAYER = "workqueue"
+    os.environ["NUMBA_THREADING_LAYER"] = _LAYER  # read by numba when it is imported
+    numba = sys.modules.get("numba")
+    if numba is not None:
+        numba.config.THREADING_LAYER = _LAYER
