@@ -103,7 +103,7 @@ O_HAND: Final = 6
 OFFSETS: Final = 7
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _add(t, kind, seat, target, card, knower, hand, amount, items, nitems, shuffled, overflow,
          hands_played):
     """One item (``InformationStateObserver._add``); past the slots, the overflow."""
@@ -114,34 +114,32 @@ def _add(t, kind, seat, target, card, knower, hand, amount, items, nitems, shuff
         overflow[t, 2] = seat
         overflow[t, 3] = hands_played[t]
         return
-    item = items[t, j]
-    item[I_KIND] = kind
-    item[I_SEAT] = seat
-    item[I_TARGET] = target
-    item[I_CARD] = card
-    item[I_KNOWER] = knower
-    item[I_HAND] = hand
-    item[I_AMOUNT] = amount
-    item[I_SHUFFLED] = 0
+    items[t, j, I_KIND] = kind
+    items[t, j, I_SEAT] = seat
+    items[t, j, I_TARGET] = target
+    items[t, j, I_CARD] = card
+    items[t, j, I_KNOWER] = knower
+    items[t, j, I_HAND] = hand
+    items[t, j, I_AMOUNT] = amount
+    items[t, j, I_SHUFFLED] = 0
     if card >= 0 and shuffled[t]:
-        item[I_SHUFFLED] = 1
+        items[t, j, I_SHUFFLED] = 1
         shuffled[t] = False
     nitems[t] = j + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _knower(seat, face_up, unseen, bank):
     if face_up:
         return ALL
     return NOBODY if unseen or seat == bank else seat
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _read_rows(t, rows, count, items, nitems, stage, bank, shuffled, overflow, hands_played,
                codes, status_item, special_item, action_item):
     for k in range(count):
-        row = rows[t, k]
-        kind = row[0]
+        kind = rows[t, k, 0]
         if kind == K_RESET:
             nitems[t] = 0
             stage[t] = AUCTION
@@ -152,41 +150,41 @@ def _read_rows(t, rows, count, items, nitems, stage, bank, shuffled, overflow, h
         if overflow[t, 0]:
             continue
         item = -1
-        seat = row[1]
+        seat = rows[t, k, 1]
         target = -1
         card = -1
         knower = ALL
         hand = 0
         amount = 0
         if kind == K_CARD:
-            up = row[3] != 0
+            up = rows[t, k, 3] != 0
             item = codes[C_CARD_UP] if up else codes[C_CARD_DOWN]
-            card = row[2]
-            knower = _knower(seat, up, row[5] != 0, bank[t])
-            hand = row[4]
+            card = rows[t, k, 2]
+            knower = _knower(seat, up, rows[t, k, 5] != 0, bank[t])
+            hand = rows[t, k, 4]
         elif kind == K_STATUS:
-            item = status_item[row[2]]
-            hand = row[3]
+            item = status_item[rows[t, k, 2]]
+            hand = rows[t, k, 3]
         elif kind == K_REVEAL:
             item = codes[C_REVEAL]
-            card = row[2]
-            hand = row[3]
+            card = rows[t, k, 2]
+            hand = rows[t, k, 3]
         elif kind == K_BET:
             item = codes[C_BET]
-            hand = row[3]
-            amount = row[2]
+            hand = rows[t, k, 3]
+            amount = rows[t, k, 2]
         elif kind == K_RAISE:
             item = codes[C_RAISE]
-            hand = row[4]
-            amount = row[2]
+            hand = rows[t, k, 4]
+            amount = rows[t, k, 2]
         elif kind == K_ACTION:
-            item = action_item[row[2]]
+            item = action_item[rows[t, k, 2]]
             if item == PASS:
                 item = codes[C_PASS + stage[t]]
         elif kind == K_HAND:
             nitems[t] = 0
             stage[t] = HAND
-            bank[t] = row[2]
+            bank[t] = rows[t, k, 2]
             shuffled[t] = False
         elif kind == K_CHIPS:
             stage[t] = SETTLED
@@ -194,38 +192,38 @@ def _read_rows(t, rows, count, items, nitems, stage, bank, shuffled, overflow, h
             shuffled[t] = True
         elif kind == K_DOUBLE:
             item = codes[C_DOUBLE]
-            hand = row[3]
-            amount = row[2]
+            hand = rows[t, k, 3]
+            amount = rows[t, k, 2]
         elif kind == K_SPLIT:
             item = codes[C_SPLIT]
-            card = row[2]
-            knower = _knower(seat, row[5] != 0, row[6] != 0, bank[t])
-            hand = row[4]
+            card = rows[t, k, 2]
+            knower = _knower(seat, rows[t, k, 5] != 0, rows[t, k, 6] != 0, bank[t])
+            hand = rows[t, k, 4]
         elif kind == K_SPECIAL:
-            item = special_item[row[2]]
-            hand = row[3]
+            item = special_item[rows[t, k, 2]]
+            hand = rows[t, k, 3]
         elif kind == K_DISCARDED:
             item = codes[C_DISCARD]
-            card = row[2]
+            card = rows[t, k, 2]
         elif kind == K_FOUR_BACK:
             item = codes[C_FOUR_BACK]
-            card = row[2]
+            card = rows[t, k, 2]
         elif kind == K_DECLINE_MORT:
             item = codes[C_DECLINE_MORT]
         elif kind == K_SIDE_BET:
             item = codes[C_SIDE_BET]
-            target = row[2]
-            amount = row[3]
+            target = rows[t, k, 2]
+            amount = rows[t, k, 3]
         elif kind == K_SELL:
             item = codes[C_SELL]
-            target = row[2]
+            target = rows[t, k, 2]
         elif kind == K_FORCED_TAKE:
             item = codes[C_FORCED_TAKE]
         elif kind == K_BANK:
             item = codes[C_BANK_PASSES]
         elif kind == K_BID:
             item = codes[C_BID]
-            amount = row[2]
+            amount = rows[t, k, 2]
         if item >= 0:
             _add(t, item, seat, target, card, knower, hand, amount, items, nitems, shuffled,
                  overflow, hands_played)
@@ -252,20 +250,19 @@ def write(tables, seats, out, start, width, items, nitems, offsets, wild, stake_
         o = out[i]
         o[start:] = 0.0
         for j in range(nitems[t]):
-            item = items[t, j]
             base = start + j * width
-            o[base + item[I_KIND]] = 1.0
-            o[base + offsets[O_SEAT] + (item[I_SEAT] - seat) % n_seats] = 1.0
-            if item[I_TARGET] >= 0:
-                o[base + offsets[O_TARGET] + (item[I_TARGET] - seat) % n_seats] = 1.0
-            card = item[I_CARD]
-            if card >= 0 and (item[I_KNOWER] == ALL or item[I_KNOWER] == seat):
+            o[base + items[t, j, I_KIND]] = 1.0
+            o[base + offsets[O_SEAT] + (items[t, j, I_SEAT] - seat) % n_seats] = 1.0
+            if items[t, j, I_TARGET] >= 0:
+                o[base + offsets[O_TARGET] + (items[t, j, I_TARGET] - seat) % n_seats] = 1.0
+            card = items[t, j, I_CARD]
+            if card >= 0 and (items[t, j, I_KNOWER] == ALL or items[t, j, I_KNOWER] == seat):
                 o[base + offsets[O_RANK] + card % RANKS] = 1.0
                 if card == wild:
                     o[base + offsets[O_WILD]] = 1.0
-            if item[I_SHUFFLED]:
+            if items[t, j, I_SHUFFLED]:
                 o[base + offsets[O_SHUFFLED]] = 1.0
-            if item[I_AMOUNT]:
-                o[base + offsets[O_AMOUNT]] = float(item[I_AMOUNT]) * stake_scale
-            if item[I_HAND]:
-                o[base + offsets[O_HAND]] = float(item[I_HAND])
+            if items[t, j, I_AMOUNT]:
+                o[base + offsets[O_AMOUNT]] = float(items[t, j, I_AMOUNT]) * stake_scale
+            if items[t, j, I_HAND]:
+                o[base + offsets[O_HAND]] = float(items[t, j, I_HAND])

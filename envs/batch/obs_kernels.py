@@ -136,7 +136,7 @@ def wild_sums_table(max_wilds: int) -> np.ndarray:
     return out
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def best_total(base: int, wilds: int, wild_sums: np.ndarray) -> int:
     """:func:`envs.hands.best_total`: the highest total not past 7½, else the lowest."""
     if wilds == 0:
@@ -150,7 +150,7 @@ def best_total(base: int, wilds: int, wild_sums: np.ndarray) -> int:
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _restart(t, pub, own, tab, views, nhands, current, status, side, hand_bank, bank, seen,
              stale, dirty):
     pub[t, :] = 0.0
@@ -168,7 +168,7 @@ def _restart(t, pub, own, tab, views, nhands, current, status, side, hand_bank, 
     dirty[t, :] = False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _view(t, seat, index, views, nhands, error):
     """Hand ``index`` of ``seat``, adding empty hands up to it (``Observer._view``)."""
     if index >= views.shape[2]:
@@ -180,21 +180,20 @@ def _view(t, seat, index, views, nhands, error):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _add_card(t, seat, h, card, up, unseen, sign, own, tab, views, hand_bank, half, wild):
     """Count (``sign`` +1) or uncount (-1) one card of a hand (``Observer._add_card``)."""
-    v = views[t, seat, h]
     is_wild = card == wild
     rank = card % RANKS
     known = up or (not unseen and seat != hand_bank[t])
     if up:
         tab[t, seat, UP + rank] += sign
         if is_wild:
-            v[V_UP_WILDS] += sign
+            views[t, seat, h, V_UP_WILDS] += sign
         else:
-            v[V_UP_BASE] += sign * half[card]
+            views[t, seat, h, V_UP_BASE] += sign * half[card]
     else:
-        v[V_HIDDEN] += sign
+        views[t, seat, h, V_HIDDEN] += sign
         tab[t, seat, HIDDEN] += sign
         if unseen:
             tab[t, seat, UNSEEN] += sign
@@ -202,12 +201,12 @@ def _add_card(t, seat, h, card, up, unseen, sign, own, tab, views, hand_bank, ha
             own[t, seat, OWN_HIDDEN_AT + rank] += sign
     if known:
         if is_wild:
-            v[V_KNOWN_WILDS] += sign
+            views[t, seat, h, V_KNOWN_WILDS] += sign
         else:
-            v[V_KNOWN_BASE] += sign * half[card]
+            views[t, seat, h, V_KNOWN_BASE] += sign * half[card]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _set_bank(t, seat, streak, tab, bank):
     old = bank[t]
     if old >= 0:
@@ -218,18 +217,18 @@ def _set_bank(t, seat, streak, tab, bank):
     bank[t] = seat
 
 
-@njit(cache=True)
-def _clear_hands(t, row, playing, own, tab, views, nhands, current, status, side, bank,
+@njit(cache=True, inline="always")
+def _clear_hands(t, rows, k, playing, own, tab, views, nhands, current, status, side, bank,
                  wipe_dealt, wipe_empty, wiped):
     """A new hand (``playing``: the ``hand`` row's order and bank) or the end (none)."""
     n = tab.shape[1]
     for seat in range(n):
         in_hand = False
         if playing:
-            if seat == row[2]:
+            if seat == rows[t, k, 2]:
                 in_hand = True
-            for i in range(row[4]):
-                if row[5 + i] == seat:
+            for i in range(rows[t, k, 4]):
+                if rows[t, k, 5 + i] == seat:
                     in_hand = True
         for j in range(SEAT_BLOCK):
             if wiped[j]:
@@ -243,32 +242,32 @@ def _clear_hands(t, row, playing, own, tab, views, nhands, current, status, side
         side[t, seat] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _refresh(t, seat, tab, views, nhands, current, wild_sums, stake_scale):
     """Rewrite a seat's per-hand numbers (``Observer._refresh``)."""
     nh = nhands[t, seat]
     if nh == 0:
         return
-    v = views[t, seat, current[t, seat]]
+    h = current[t, seat]
     if nh == 1:
-        tab[t, seat, BET] = v[V_BET] * stake_scale
+        tab[t, seat, BET] = views[t, seat, h, V_BET] * stake_scale
     else:
         total = 0
-        for h in range(nh):
-            total += views[t, seat, h, V_BET]
+        for other in range(nh):
+            total += views[t, seat, other, V_BET]
         tab[t, seat, BET] = total * stake_scale
         tab[t, seat, NUM_HANDS] = float(nh)
-    tab[t, seat, DOUBLED] = float(v[V_DOUBLED])
-    if v[V_UP_WILDS]:
-        up_total = best_total(v[V_UP_BASE], v[V_UP_WILDS], wild_sums)
+    tab[t, seat, DOUBLED] = float(views[t, seat, h, V_DOUBLED])
+    if views[t, seat, h, V_UP_WILDS]:
+        up_total = best_total(views[t, seat, h, V_UP_BASE], views[t, seat, h, V_UP_WILDS], wild_sums)
         tab[t, seat, UP_TOTAL] = up_total / TOTAL_SCALE
-        tab[t, seat, WILD] = 0.0 if v[V_HIDDEN] else (up_total - v[V_UP_BASE]) / TOTAL_SCALE
+        tab[t, seat, WILD] = 0.0 if views[t, seat, h, V_HIDDEN] else (up_total - views[t, seat, h, V_UP_BASE]) / TOTAL_SCALE
     else:
-        tab[t, seat, UP_TOTAL] = v[V_UP_BASE] / TOTAL_SCALE
+        tab[t, seat, UP_TOTAL] = views[t, seat, h, V_UP_BASE] / TOTAL_SCALE
         tab[t, seat, WILD] = 0.0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _apply_rows(t, rows, count, pub, own, tab, views, nhands, current, status, side,
                 hand_bank, bank, seen, stale, dirty, error, ints, floats, half, wild_sums,
                 wipe_dealt, wipe_empty, wiped):
@@ -277,10 +276,9 @@ def _apply_rows(t, rows, count, pub, own, tab, views, nhands, current, status, s
     rank_share = floats[F_RANK_SHARE]
     n = tab.shape[1]
     for k in range(count):
-        row = rows[t, k]
-        kind = row[0]
+        kind = rows[t, k, 0]
         if kind == K_STATUS:
-            seat, new, index = row[1], row[2], row[3]
+            seat, new, index = rows[t, k, 1], rows[t, k, 2], rows[t, k, 3]
             old = status[t, seat]
             if old != new:
                 if old >= 0:
@@ -292,7 +290,7 @@ def _apply_rows(t, rows, count, pub, own, tab, views, nhands, current, status, s
                 _view(t, seat, index, views, nhands, error)
                 dirty[t, seat] = True
         elif kind == K_CARD:
-            seat, card, up, index, unseen = row[1], row[2], row[3] != 0, row[4], row[5] != 0
+            seat, card, up, index, unseen = rows[t, k, 1], rows[t, k, 2], rows[t, k, 3] != 0, rows[t, k, 4], rows[t, k, 5] != 0
             if _view(t, seat, index, views, nhands, error):
                 _add_card(t, seat, index, card, up, unseen, 1, own, tab, views, hand_bank,
                           half, wild)
@@ -301,7 +299,7 @@ def _apply_rows(t, rows, count, pub, own, tab, views, nhands, current, status, s
                 seen[t, card % RANKS] += 1
             dirty[t, seat] = True
         elif kind == K_REVEAL:
-            seat, card, index, unseen = row[1], row[2], row[3], row[4] != 0
+            seat, card, index, unseen = rows[t, k, 1], rows[t, k, 2], rows[t, k, 3], rows[t, k, 4] != 0
             if _view(t, seat, index, views, nhands, error):
                 _add_card(t, seat, index, card, False, unseen, -1, own, tab, views, hand_bank,
                           half, wild)
@@ -311,25 +309,25 @@ def _apply_rows(t, rows, count, pub, own, tab, views, nhands, current, status, s
             seen[t, card % RANKS] += 1
             dirty[t, seat] = True
         elif kind == K_BET or kind == K_RAISE or kind == K_DOUBLE:
-            seat = row[1]
+            seat = rows[t, k, 1]
             if kind == K_BET:
-                total, index = row[2], row[3]
+                total, index = rows[t, k, 2], rows[t, k, 3]
             elif kind == K_RAISE:
-                total, index = row[3], row[4]
+                total, index = rows[t, k, 3], rows[t, k, 4]
             else:
-                total, index = row[2], row[3]
+                total, index = rows[t, k, 2], rows[t, k, 3]
             if _view(t, seat, index, views, nhands, error):
                 views[t, seat, index, V_BET] = total
                 if kind == K_DOUBLE:
                     views[t, seat, index, V_DOUBLED] = 1
             dirty[t, seat] = True
         elif kind == K_HAND:
-            _set_bank(t, row[2], row[3], tab, bank)
-            hand_bank[t] = row[2]
-            _clear_hands(t, row, True, own, tab, views, nhands, current, status, side, bank,
+            _set_bank(t, rows[t, k, 2], rows[t, k, 3], tab, bank)
+            hand_bank[t] = rows[t, k, 2]
+            _clear_hands(t, rows, k, True, own, tab, views, nhands, current, status, side, bank,
                          wipe_dealt, wipe_empty, wiped)
         elif kind == K_BANK or kind == K_FIRST_BANK:
-            _set_bank(t, row[1], 0, tab, bank)
+            _set_bank(t, rows[t, k, 1], 0, tab, bank)
         elif kind == K_SHUFFLE:
             stale[t] = True
             for r in range(RANKS):
@@ -339,8 +337,8 @@ def _apply_rows(t, rows, count, pub, own, tab, views, nhands, current, status, s
                         count_up += int(tab[t, s, UP + r])
                 seen[t, r] = count_up
         elif kind == K_SPLIT:
-            seat, card, source, target = row[1], row[2], row[3], row[4]
-            up, unseen = row[5] != 0, row[6] != 0
+            seat, card, source, target = rows[t, k, 1], rows[t, k, 2], rows[t, k, 3], rows[t, k, 4]
+            up, unseen = rows[t, k, 5] != 0, rows[t, k, 6] != 0
             nh = nhands[t, seat]
             if nh >= views.shape[2] or target > nh:
                 error[t] = E_HANDS
@@ -355,7 +353,7 @@ def _apply_rows(t, rows, count, pub, own, tab, views, nhands, current, status, s
                           half, wild)
             dirty[t, seat] = True
         elif kind == K_DISCARDED:
-            seat, card = row[1], row[2]
+            seat, card = rows[t, k, 1], rows[t, k, 2]
             if _view(t, seat, 0, views, nhands, error):
                 _add_card(t, seat, 0, card, False, False, -1, own, tab, views, hand_bank,
                           half, wild)
@@ -363,18 +361,18 @@ def _apply_rows(t, rows, count, pub, own, tab, views, nhands, current, status, s
             seen[t, card % RANKS] += 1
             dirty[t, seat] = True
         elif kind == K_FOUR_BACK:
-            seat, card = row[1], row[2]
+            seat, card = rows[t, k, 1], rows[t, k, 2]
             if _view(t, seat, 0, views, nhands, error):
                 _add_card(t, seat, 0, card, False, False, -1, own, tab, views, hand_bank,
                           half, wild)
             dirty[t, seat] = True
         elif kind == K_SIDE_BET:
-            bettor = row[1]
-            side[t, bettor] += row[3]
+            bettor = rows[t, k, 1]
+            side[t, bettor] += rows[t, k, 3]
             tab[t, bettor, SIDE] = side[t, bettor] * floats[F_STAKE]
         elif kind == K_OVER:
             hand_bank[t] = -1
-            _clear_hands(t, row, False, own, tab, views, nhands, current, status, side, bank,
+            _clear_hands(t, rows, k, False, own, tab, views, nhands, current, status, side, bank,
                          wipe_dealt, wipe_empty, wiped)
         elif kind == K_RESET:
             _restart(t, pub, own, tab, views, nhands, current, status, side, hand_bank, bank,
@@ -390,7 +388,7 @@ def _apply_rows(t, rows, count, pub, own, tab, views, nhands, current, status, s
         stale[t] = False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _read_state(t, phase, actor, chips, refused, jackpot, pile_left, hands_played, pub, tab,
                 ints, floats):
     """The numbers the scalar observer reads off the engine at each observation."""
@@ -422,7 +420,7 @@ def update(rows, counts, phase, actor, chips, refused, jackpot, pile_left, hands
                     tab, ints, floats)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def write_observation(t, seat, o, pub, own, tab, views, nhands, current, wild_sums):
     """Table ``t``'s observation of ``seat`` into ``o[:observation_size]``
     (``Observer._observe``: the public part, the seat's own part, the blocks from it on)."""
@@ -431,8 +429,9 @@ def write_observation(t, seat, o, pub, own, tab, views, nhands, current, wild_su
         o[i] = pub[t, i]
     known = 0
     if nhands[t, seat]:
-        v = views[t, seat, current[t, seat]]
-        known = best_total(v[V_KNOWN_BASE], v[V_KNOWN_WILDS], wild_sums)
+        h = current[t, seat]
+        known = best_total(views[t, seat, h, V_KNOWN_BASE], views[t, seat, h, V_KNOWN_WILDS],
+                           wild_sums)
     for i in range(OWN_SIZE):
         o[OWN_START + i] = own[t, seat, i]
     o[OWN_START + OWN_TOTAL_AT] = known / TOTAL_SCALE
