@@ -26,10 +26,19 @@ the first seat ``s`` it holds at that table; one object in several seats of
 a table stays one object there, with one stream. A policy without
 randomness is shared by all tables.
 
+**The fused loop.** Tables where every seat plays the threshold rule
+(:func:`threshold_seats`) need no observation: the compiled engine plays
+them whole, deciding inside its kernel from each seat's own total as
+:func:`envs.seat_play.dealer_action` does, and counts every hand as the
+tournament counts it (:data:`evaluate.tournament.FIELDS`).
+:func:`play_batched` (``evaluate.ev.play(engine=...)``) and
+:func:`batch_tournament` (``sette evaluate --engine``) take that path for
+threshold tables, :func:`play_tables` the general one for the rest.
+
 **What a hand counts** (as :func:`evaluate.ev.play`): the net chips of every
 seat over the hand's steps (``rewards``), to its role in that hand; one
 bank hand to the seat that held the bank when the hand was dealt and one
-player hand to every seat dealt in (the ``hand`` event's turn order). A hand ends at
+player hand to every seat dealt in (``in_hand`` at the deal). A hand ends at
 the step that raises ``hands_played``.
 """
 
@@ -37,19 +46,21 @@ from __future__ import annotations
 
 import copy
 import math
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
+from agents.scripted import ThresholdAgent
 from agents.seating import RoleSplitAgent, role_policy, stream_seed, table_seeds
 from envs.batch.api import TableBatch, UnsupportedRules
-from envs.batch.event_rows import K_HAND
 from envs.policy import Policy
 from envs.rules import Rules
 from evaluate.ev import Tally
 
-__all__ = ["BLOCK_TABLES", "batch_seats", "play_batched", "play_tables"]
+__all__ = ["BLOCK_TABLES", "batch_seats", "batch_tournament", "play_batched", "play_tables",
+           "threshold_seats"]
 
 _PLAYER, _BANK = 0, 1
 """Role indices of a Tally (:data:`evaluate.ev.ROLE_NAMES`)."""
@@ -86,11 +97,16 @@ def _table_sides(policies: Sequence[Policy], table_seed: int) -> list[tuple[Poli
 
 
 def batch_seats(policies: Sequence[Policy]) -> bool:
-    """Whether every seat's policy, in both roles, has a kernel (so ``engine="auto"`` batches)."""
+    """Whether every seat's policy, in both roles, has a kernel (so ``engine="auto"`` batches).
+
+    A policy with randomness (``seed``) has none, which is told without loading the
+    kernels (and numba)."""
+    sides = [role_policy(p, role) for p in policies for role in ("player", "bank")]
+    if any(hasattr(side, "seed") for side in sides):
+        return False
     from agents.batch_policies import batch_policy
 
-    return all(batch_policy(role_policy(p, role)) is not None
-               for p in policies for role in ("player", "bank"))
+    return all(batch_policy(side) is not None for side in sides)
 
 
 def play_batched(rules: Rules, num_seats: int,
@@ -100,23 +116,116 @@ def play_batched(rules: Rules, num_seats: int,
     """:func:`evaluate.ev.play` on the compiled batch engine, or ``None`` when ``required`` is
     False and the engine does not play ``rules`` or a seat has no batched kernel
     (``engine="auto"``); with ``required`` unsupported rules raise
-    :class:`envs.batch.api.UnsupportedRules` naming why."""
-    from envs.batch.engine import BatchEngine, check_supported
-
+    :class:`envs.batch.api.UnsupportedRules` naming why. Tables where every seat is a
+    threshold agent are played in the engine's fused loop (:func:`threshold_seats`)."""
     tables = math.ceil(hands / table_hands)
-    if required:
-        check_supported(rules)
-    else:
-        try:
-            check_supported(rules)
-        except UnsupportedRules:
-            return None
-        lineups = [seats(t) for t in range(tables)] if callable(seats) else [seats]
-        seated = {id(p): p for lineup in lineups for p in lineup}
-        if not batch_seats(list(seated.values())):
-            return None
-    engine = BatchEngine(rules, num_seats, min(tables, BLOCK_TABLES), max_hands=table_hands)
+    lineups = _lineups(seats, tables)
+    seated = list({id(p): p for lineup in lineups for p in lineup}.values())
+    thresholds = [threshold_seats(lineup) for lineup in lineups]
+    fused = all(t is not None for t in thresholds)
+    if not required and not (fused or batch_seats(seated)):
+        return None  # seats without kernels are asked faster on the scalar engine
+    if not _supported(rules, required):
+        return None
+    if fused:
+        from evaluate.tournament import CHIPS, HANDS
+
+        banks = np.array([-1 if b is None else b for b in
+                          (bank(t) if callable(bank) else bank for t in range(tables))],
+                         dtype=np.int64)
+        counts = _fused_counts(rules, num_seats, table_seeds(seed, tables), banks,
+                               np.stack(thresholds), table_hands)  # type: ignore[arg-type]
+        return Tally(counts[..., CHIPS].copy(), counts[..., HANDS].copy(), seed)
+    from envs.batch.engine import BatchEngine
+
+    recall = any(getattr(role_policy(p, role), "observation_type", "observation")
+                 == "information_state" for p in seated for role in ("player", "bank"))
+    engine = BatchEngine(rules, num_seats, min(tables, BLOCK_TABLES), max_hands=table_hands,
+                         information_state=recall)
     return play_tables(engine, seats, hands, seed, bank)
+
+
+def _supported(rules: Rules, required: bool) -> bool:
+    """Whether the compiled engine plays ``rules``; when ``required``, why not is raised."""
+    from envs.batch.engine import check_supported
+
+    try:
+        check_supported(rules)
+    except UnsupportedRules:
+        if required:
+            raise
+        return False
+    return True
+
+
+def batch_tournament(config: Any, engine: str = "auto",
+                     progress: Callable[[int], None] | None = None) -> Any:
+    """:func:`evaluate.tournament.run_tournament` of ``config`` in the engine's fused loop, when
+    every entrant is a threshold agent and the engine plays the rules; ``None`` otherwise
+    (``engine="auto"``: the caller plays it on the scalar engine). ``engine="batch"`` raises
+    :class:`envs.batch.api.UnsupportedRules` for rules the engine does not play and a
+    ``ValueError`` for entrants it cannot play in its loop."""
+    from evaluate.tournament import TournamentResult, arrangements, build_agents
+
+    if engine == "scalar":
+        return None
+    agents = build_agents(config)
+    started = time.perf_counter()
+    lineups = [[agents[a] for a in lineup]
+               for lineup in arrangements(len(agents), config.num_seats)]
+    thresholds = [threshold_seats(lineup) for lineup in lineups]
+    if any(t is None for t in thresholds):
+        if engine == "batch":
+            raise ValueError("the batch tournament plays threshold agents only (the engine's "
+                             "fused loop); use --engine scalar or auto for "
+                             + ", ".join(e.spec for e in config.entrants))
+        return None
+    rules = config.resolved_rules()
+    if not _supported(rules, engine == "batch"):
+        return None
+    if progress is not None:
+        progress(0)
+    tables = config.tables
+    seeds = table_seeds(config.seed, tables)
+    banks = np.full(tables, -1, dtype=np.int64)
+    data = np.stack([_fused_counts(rules, config.num_seats, seeds, banks,
+                                   np.broadcast_to(t, (tables, *t.shape)), config.table_hands)
+                     for t in thresholds if t is not None], axis=1)
+    if progress is not None:
+        progress(tables)
+    return TournamentResult(config, data, time.perf_counter() - started)
+
+
+def threshold_seats(policies: Sequence[Policy]) -> np.ndarray | None:
+    """``(S, 2)`` thresholds in points, ``[seat, role]`` (0 player, 1 bank), when every seat
+    plays the threshold rule (:class:`agents.scripted.ThresholdAgent`) in both roles — what
+    the engine's fused loop plays without observations — else ``None``."""
+    out = np.empty((len(policies), 2))
+    for s, policy in enumerate(policies):
+        for role, name in ((_PLAYER, "player"), (_BANK, "bank")):
+            side = role_policy(policy, name)
+            if type(side) is not ThresholdAgent:
+                return None
+            out[s, role] = side.threshold
+    return out
+
+
+def _fused_counts(rules: Rules, num_seats: int, seeds: Sequence[int], banks: np.ndarray,
+                  thresholds: np.ndarray, table_hands: int) -> np.ndarray:
+    """``counts[table, seat, role, field]`` (the tournament's fields,
+    :data:`evaluate.tournament.FIELDS`) of threshold tables played whole in the engine's
+    fused loop (``BatchEngine.play_thresholds``: its scratch is per table, so one call plays
+    them all)."""
+    from envs.batch.engine import BatchEngine
+
+    engine = BatchEngine(rules, num_seats, 1, max_hands=table_hands, observe=False)
+    return engine.play_thresholds(np.array(seeds, dtype=np.int64), banks,
+                                  np.ascontiguousarray(thresholds, dtype=np.float64))
+
+
+def _lineups(seats: Sequence[Policy] | Callable[[int], Sequence[Policy]], tables: int
+             ) -> list[Sequence[Policy]]:
+    return [seats(t) for t in range(tables)] if callable(seats) else [seats] * tables
 
 
 class _Deciders:
@@ -139,33 +248,6 @@ class _Deciders:
             self.recall.append(getattr(policy, "observation_type", "observation")
                                == "information_state")
         return k
-
-
-def _dealt(tables: TableBatch, which: np.ndarray) -> np.ndarray:
-    """``(len(which), S)`` bool: the seats dealt into the hand each table of ``which`` has just
-    dealt (``Engine.order``; none where no hand was dealt), read from the ``hand`` event
-    rows of the last call (a compiled engine's ``row_buffer``, :mod:`envs.batch.event_rows`)
-    or from the reference's scalar engines."""
-    out = np.zeros((len(which), tables.num_seats), dtype=bool)
-    buffer = getattr(tables, "row_buffer", None)
-    if buffer is None:
-        engines = getattr(tables, "engines", None)  # the reference: ScalarTables
-        if engines is None:
-            raise TypeError(f"{type(tables).__name__} has neither row_buffer (the event rows of "
-                            f"the last call) nor scalar engines: the evaluator cannot tell "
-                            f"which seats were dealt in")
-        for i, t in enumerate(which):
-            out[i, engines[t].order] = True
-        return out
-    rows = buffer[which]
-    fresh = np.arange(rows.shape[1])[None, :] < getattr(tables, "row_count")[which][:, None]
-    is_hand = (rows[:, :, 0] == K_HAND) & fresh
-    found = np.flatnonzero(is_hand.any(axis=1))
-    hand = rows[found, is_hand[found].argmax(axis=1)]
-    for j in range(tables.num_seats):  # fields: number, bank, streak, len(order), order...
-        seated = found[hand[:, 4] > j]
-        out[seated, hand[hand[:, 4] > j, 5 + j]] = True
-    return out
 
 
 def play_tables(tables: TableBatch, seats: Sequence[Policy] | Callable[[int], Sequence[Policy]],
@@ -217,7 +299,7 @@ def _play_block(tables: TableBatch, seeds: np.ndarray, banks: np.ndarray, ids: n
     width = tables.num_tables
     net = np.zeros((k, tables.num_seats))
     hand_bank = tables.bank[:k].copy()
-    dealt = _dealt(tables, rows)
+    dealt = tables.in_hand[:k].copy()
     played = tables.hands_played[:k].copy()
     seat_index = np.arange(tables.num_seats)
     actions = np.zeros(width, dtype=np.int64)
@@ -248,7 +330,7 @@ def _play_block(tables: TableBatch, seeds: np.ndarray, banks: np.ndarray, ids: n
         counts[ended, :, _PLAYER] += dealt[ended]
         net[ended] = 0.0
         hand_bank[ended] = tables.bank[ended]
-        dealt[ended] = _dealt(tables, ended)
+        dealt[ended] = tables.in_hand[ended]
         played[ended] = tables.hands_played[ended]
 
 

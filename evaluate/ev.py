@@ -34,6 +34,8 @@ from envs.rules import Rules
 from envs.single_seat import fixed_bank_rules
 
 ROLE_NAMES = ("player", "bank")
+ENGINES = ("auto", "batch", "scalar")
+"""The choices of :func:`play`'s ``engine``."""
 _Z95 = 1.959963984540054
 
 
@@ -113,16 +115,30 @@ def paired_difference(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.
 def play(rules: Rules | str, num_seats: int,
          seats: Sequence[Policy] | Callable[[int], Sequence[Policy]],
          hands: int, seed: int = 0, table_hands: int = 10,
-         bank: int | Callable[[int], int] | None = None) -> Tally:
+         bank: int | Callable[[int], int] | None = None, engine: str = "auto") -> Tally:
     """Play at least ``hands`` hands, table after table (see the module docstring).
 
     ``seats``: one policy per seat, or a function of the table index giving
     them (to rotate a candidate through the seats). ``bank``: the first bank's
     seat (or a function of the table index); ``None`` lets the rules choose.
+    ``engine`` (:data:`ENGINES`): ``"batch"`` plays many tables at once on the
+    compiled batch engine (:mod:`evaluate.batch_eval`; rules it does not play
+    raise :class:`envs.batch.api.UnsupportedRules` naming why), ``"scalar"``
+    one table after another here, ``"auto"`` the batch engine where it plays
+    the rules and every seat has a batched kernel. The numbers are the same.
     """
     table_rules = Rules.resolve(rules)
     if hands < 1:
         raise ValueError(f"hands={hands!r} must be at least 1")
+    if engine not in ENGINES:
+        raise ValueError(f"engine={engine!r} is not one of {', '.join(ENGINES)}")
+    if engine != "scalar":
+        from evaluate.batch_eval import play_batched
+
+        tally = play_batched(table_rules, num_seats, seats, hands, seed, table_hands, bank,
+                             engine == "batch")
+        if tally is not None:
+            return tally
     tables = math.ceil(hands / table_hands)
     table = Table(table_rules, num_seats, table_hands)
     chips = np.zeros((tables, num_seats, 2))
@@ -159,7 +175,7 @@ class Comparison:
 
 def compare(candidates: Mapping[str, Policy], role: str, opponents: Mapping[str, Policy],
             rules: Rules | str, num_seats: int, hands: int, seed: int = 0,
-            table_hands: int = 10) -> Comparison:
+            table_hands: int = 10, engine: str = "auto") -> Comparison:
     """Seat each candidate in ``role`` at the same tables and measure its EV per hand.
 
     The table keeps the bank on seat 0 (:func:`fixed_bank_rules`). As the bank a
@@ -167,6 +183,7 @@ def compare(candidates: Mapping[str, Policy], role: str, opponents: Mapping[str,
     faces ``opponents["bank"]`` and, with more than two seats,
     ``opponents["players"]`` in the other player seats, its own seat rotating
     through the player seats table by table so no seat's position favours it.
+    ``engine``: :func:`play`'s.
     """
     role_index = _role_index(role)
     rules = fixed_bank_rules(rules)
@@ -180,7 +197,8 @@ def compare(candidates: Mapping[str, Policy], role: str, opponents: Mapping[str,
             seats[_player_seat(t, num_seats)] = candidate
             return seats
 
-        tally = play(rules, num_seats, seating, hands, seed, table_hands, bank=0)
+        tally = play(rules, num_seats, seating, hands, seed, table_hands, bank=0,
+                     engine=engine)
         rows = np.arange(len(tally.chips))
         cols = np.zeros(len(rows), dtype=int) if role == "bank" else np.array(
             [_player_seat(int(t), num_seats) for t in rows])

@@ -72,6 +72,10 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--fixed-bank", action="store_true",
                    help="keep the first bank for a whole table (no rotation)")
     p.add_argument("--workers", type=_positive, default=1, help="processes (default 1)")
+    p.add_argument("--engine", choices=("auto", "batch", "scalar"), default="auto",
+                   help="batch: many tables at once in the compiled engine (threshold agents, "
+                        "rules it plays); scalar: one table after another; auto (default): "
+                        "batch where it can, the same numbers either way")
     p.add_argument("--out", type=Path, help="also write tournament.md, tournament.json, "
                                             "ev.png and strategy maps into this folder")
     p.set_defaults(func=_evaluate)
@@ -142,8 +146,14 @@ def _evaluate(args: argparse.Namespace) -> int:
     config = TournamentConfig(tuple(unique_labels(entrants)), args.rules, args.seats,
                               args.hands, args.seed, args.table_hands, args.fixed_bank)
     bar = _progress(args)
-    result = run_tournament(config, workers=args.workers,
-                            progress=bar("evaluate", config.tables) if bar else None)
+    progress = bar("evaluate", config.tables) if bar else None
+    result = None
+    if args.engine != "scalar":
+        from evaluate.batch_eval import batch_tournament
+
+        result = batch_tournament(config, args.engine, progress)
+    if result is None:
+        result = run_tournament(config, workers=args.workers, progress=progress)
     summary = result.summary()
     text = result.markdown()
     if args.out is not None:

@@ -9,14 +9,19 @@ banks and how many tables play at once.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
 from agents import make_agent
+from envs.batch.api import UnsupportedRules
+from envs.batch.engine import BatchEngine
 from envs.batch.reference import ScalarTables
 from envs.single_seat import fixed_bank_rules
-from evaluate import ev
-from evaluate.batch_eval import batch_seats, play_tables
+from evaluate import batch_eval, ev
+from evaluate.batch_eval import batch_seats, batch_tournament, play_tables
+from evaluate.tournament import Entrant, TournamentConfig, run_tournament
 
 
 def _same(a: ev.Tally, b: ev.Tally) -> None:
@@ -81,3 +86,74 @@ def test_bad_calls_are_named() -> None:
         play_tables(tables, [make_agent("threshold")] * 3, 10)
     with pytest.raises(ValueError, match="hands=0"):
         play_tables(tables, [make_agent("threshold")] * 2, 0)
+
+
+# ---------------------------------------------------------------- the compiled engine
+def test_compiled_engine_tallies_are_the_scalar_ones() -> None:
+    """Observations, kernels and the row-read turn order on the compiled engine: ev.play's numbers."""
+    for rules, seats, specs in [("catalan", 4, ("careful", "reader", "threshold:6", "random")),
+                                ("pagat_italian", 3, ("careful|reader", "threshold", "reader:4"))]:
+        policies = [make_agent(spec, rules=rules) for spec in specs]
+        expected = ev.play(rules, seats, policies, 200, seed=5, engine="scalar")
+        _same(play_tables(BatchEngine(rules, seats, 7, max_hands=10), policies, 200, seed=5),
+              expected)
+
+
+@pytest.mark.parametrize("rules,seats", [("catalan", 2), ("catalan", 4), ("catalan_house", 3),
+                                         ("pagat", 2)])
+def test_threshold_tables_in_the_fused_loop_count_what_the_scalar_evaluator_counts(
+        rules: str, seats: int) -> None:
+    policies = [make_agent(f"threshold:{4 + s}", rules=rules) for s in range(seats)]
+    for bank in (None, 1):
+        expected = ev.play(rules, seats, policies, 300, seed=2, bank=bank, engine="scalar")
+        _same(ev.play(rules, seats, policies, 300, seed=2, bank=bank, engine="batch"), expected)
+    split = [make_agent("threshold:4|threshold:6", rules=rules)] * seats
+    _same(ev.play(rules, seats, split, 300, seed=2, engine="batch"),
+          ev.play(rules, seats, split, 300, seed=2, engine="scalar"))
+
+
+def test_compare_on_the_batch_engine_is_compare_on_the_scalar_one() -> None:
+    candidates = {"t5": make_agent("threshold:5"), "careful": make_agent("careful")}
+    opponents = {"bank": make_agent("reader"), "players": make_agent("threshold")}
+    a = ev.compare(candidates, "player", opponents, "catalan", 3, 200, engine="batch")
+    b = ev.compare(candidates, "player", opponents, "catalan", 3, 200, engine="scalar")
+    for name in candidates:
+        for x, y in zip(a.runs[name], b.runs[name]):
+            np.testing.assert_array_equal(x, y)
+
+
+@pytest.mark.parametrize("fixed_bank", [False, True])
+def test_batch_tournament_is_the_scalar_tournament(fixed_bank: bool) -> None:
+    config = TournamentConfig((Entrant("a", "threshold:5"), Entrant("b", "threshold:6|threshold:4"),
+                               Entrant("c", "threshold")), "catalan", 4, 200, 7, 10, fixed_bank)
+    batch = batch_tournament(config, "batch")
+    np.testing.assert_array_equal(batch.data, run_tournament(config).data)
+
+
+def test_unsupported_rules_are_refused_by_name_or_played_on_the_scalar_engine() -> None:
+    policies = [make_agent("threshold")] * 2
+    with pytest.raises(UnsupportedRules, match="side_bets=True"):
+        ev.play("spanish_full", 2, policies, 20, engine="batch")
+    _same(ev.play("spanish_full", 2, policies, 20, engine="auto"),
+          ev.play("spanish_full", 2, policies, 20, engine="scalar"))
+    with pytest.raises(ValueError, match="engine='gpu' is not one of auto, batch, scalar"):
+        ev.play("catalan", 2, policies, 20, engine="gpu")
+    config = TournamentConfig((Entrant("c", "careful"),), "catalan", 2, 20)
+    assert batch_tournament(config, "auto") is None
+    with pytest.raises(ValueError, match="threshold agents only"):
+        batch_tournament(config, "batch")
+
+
+def test_auto_batches_only_where_every_seat_has_a_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
+    played: list[str] = []
+    real = batch_eval.play_tables
+
+    def spy(*args: Any, **kwargs: Any) -> ev.Tally:
+        played.append("batch")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(batch_eval, "play_tables", spy)
+    ev.play("catalan", 2, [make_agent("careful"), make_agent("random")], 20)
+    assert played == []
+    ev.play("catalan", 2, [make_agent("careful"), make_agent("reader")], 20)
+    assert played == ["batch"]
