@@ -77,22 +77,22 @@ def steps_per_second(engine, seconds: float, observe: bool) -> tuple[float, floa
     episode = 0
     while engine_time < seconds:
         t0 = time.perf_counter()
-        actions = random_legal(rng, masks)
-        t1 = time.perf_counter()
         done = engine.over
-        if done.any():
+        if done.any():  # auto-reset, as a VecEnv does
             episode += 1
             idx = np.flatnonzero(done)
             engine.reset(seeds[idx] + episode * tables, tables=idx)
-        live = int((~engine.over).sum())
-        engine.step(actions)
         masks = engine.masks(out=masks)
+        t1 = time.perf_counter()
+        actions = random_legal(rng, masks)
+        t2 = time.perf_counter()
+        engine.step(actions)
         if observe:
             engine.observe(np.maximum(engine.actor, 0))
-        t2 = time.perf_counter()
-        steps += live
-        choice_time += t1 - t0
-        engine_time += t2 - t1
+        t3 = time.perf_counter()
+        steps += tables
+        choice_time += t2 - t1
+        engine_time += (t1 - t0) + (t3 - t2)
     return steps / engine_time, steps / choice_time
 
 

@@ -151,7 +151,7 @@ _S_MORT: Final = ev.SPECIAL_ID["mort"]
 
 
 # ------------------------------------------------------------------------- rows
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _row(tt, rows, kind, a, b, c, d, e, f):  # type: ignore[no-untyped-def]
     """Log one event as a row: its kind, then up to six fields (unused ones 0)."""
     k = tt[T_ROWS]
@@ -212,36 +212,36 @@ def _chips_row(tt, se, rows):  # type: ignore[no-untyped-def]
 
 
 # ------------------------------------------------------------------------- hands
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _slots(r):  # type: ignore[no-untyped-def]
     return r[C_HAND_SLOTS]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _bank_slot(r):  # type: ignore[no-untyped-def]
     return r[C_NUM_SEATS] * r[C_HAND_SLOTS]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _seat_of(r, tt, slot):  # type: ignore[no-untyped-def]
     if slot == _bank_slot(r):
         return tt[T_BANK]
     return slot // r[C_HAND_SLOTS]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _index_of(r, slot):  # type: ignore[no-untyped-def]
     if slot == _bank_slot(r):
         return 0
     return slot % r[C_HAND_SLOTS]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _clear_hand(hf, slot):  # type: ignore[no-untyped-def]
     hf[slot, :] = 0  # Hand(): no cards, WAITING, no stake, NONE
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _add(r, hf, cd, slot, card, up, unseen):  # type: ignore[no-untyped-def]
     """``Hand.add``: the card, its face, and the new total (the matta at its best)."""
     h = hf[slot]
@@ -277,7 +277,7 @@ def _remove_last(r, hf, cd, slot):  # type: ignore[no-untyped-def]
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _form(r, hf, cd, slot):  # type: ignore[no-untyped-def]
     """RULES.md §4.8, §8.4: the hand's special form from its cards (``Engine._form``)."""
     return rb.hand_form(hf[slot, H_CARDS], cd[slot, 0, C_CODE], cd[slot, 1, C_CODE],
@@ -293,7 +293,7 @@ def _player_wins(r, hf, cd, slot):  # type: ignore[no-untyped-def]
                                hf[b, H_SPECIAL] == PAIR_OF_SEVENS)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _set_status(r, tt, se, hf, rows, slot, status):  # type: ignore[no-untyped-def]
     hf[slot, H_STATUS] = status
     seat = _seat_of(r, tt, slot)
@@ -327,12 +327,12 @@ def _shuffle_all(tt, pile, g, rows):  # type: ignore[no-untyped-def]
     _row(tt, rows, ev.K_SHUFFLE, tt[T_PILE], 0, 0, 0, 0, 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _can_draw(r, tt):  # type: ignore[no-untyped-def]
     return tt[T_PILE] > 0 or (r[rb.R_RESHUFFLE] != rb.EVERY_HAND and tt[T_DISCARD] > 0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _count_face_up(tt, hf, cd, slot):  # type: ignore[no-untyped-def]
     for i in range(hf[slot, H_CARDS]):
         if cd[slot, i, C_UP]:
@@ -380,7 +380,7 @@ def _discard_initial(r, tt, hf, cd, disc, rows, slot, reason):  # type: ignore[n
 
 
 # ------------------------------------------------------------------------- the bank seat
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _can_hold_bank(r, se, seat):  # type: ignore[no-untyped-def]
     """``bank_seat.can_hold_bank`` (RULES.md §5)."""
     need = rb.seat_need(r[rb.R_SMALLEST_STAKE], r[rb.R_JACKPOT_ANTE])
@@ -417,7 +417,7 @@ def _settle_bank_seat(r, tt, se, rows, seat, reason):  # type: ignore[no-untyped
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _high_card_key(card):  # type: ignore[no-untyped-def]
     return (card % _NUM_RANKS) * 4 + _SUIT_ORDER[card // _NUM_RANKS]
 
@@ -460,7 +460,7 @@ def _draw_first_bank(r, tt, se, pile, g, rows):  # type: ignore[no-untyped-def]
             return winner
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _last_hand(r, tt):  # type: ignore[no-untyped-def]
     return r[C_MAX_HANDS] >= 0 and tt[T_PLAYED] + 1 >= r[C_MAX_HANDS]
 
@@ -1081,7 +1081,7 @@ def reset_table(r, lad, tt, se, hf, cd, pile, disc, g, rows, seed, given_bank): 
 
 
 # ------------------------------------------------------------------------- legal actions
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _stakes(r, lad, mask, start, low, high):  # type: ignore[no-untyped-def]
     """RULES.md §8.9: the ladder's stakes of ``low`` to ``high`` chips, from action ``start``."""
     for i in range(lad.shape[0]):

@@ -95,7 +95,7 @@ def _step(g: np.ndarray) -> None:
     g[_S_HI] = p_hi + g[_I_HI] + carry
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_uint64(g: np.ndarray) -> np.uint64:
     """One 64-bit draw: a step, then XSL-RR of the new state (numpy's ``pcg64_next64``)."""
     _step(g)
@@ -105,7 +105,7 @@ def next_uint64(g: np.ndarray) -> np.uint64:
     return (value >> rot) | (value << ((np.uint64(64) - rot) & np.uint64(63)))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_uint32(g: np.ndarray) -> np.uint64:
     """numpy's ``pcg64_next32``: the buffered high half, else the low half of a new draw."""
     if g[_HAS32]:
@@ -117,7 +117,7 @@ def next_uint32(g: np.ndarray) -> np.uint64:
     return value & _MASK32
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def random_interval(g: np.ndarray, top: np.uint64) -> np.uint64:
     """A draw of ``0..top``: the smallest bit mask covering ``top``, rejection above it."""
     if top == _U0:
