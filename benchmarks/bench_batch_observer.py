@@ -1,113 +1,105 @@
-"""Speed of the batch observer (envs.batch.observer.BatchObserver) on the compiled engine.
+"""Speed of the batch observer (envs.batch.observer.BatchObserver), apart from any engine.
 
-One run prints, at ``--tables`` tables (4096 by default) of ``catalan`` at 2 and 4 seats,
-random legal play:
+The event rows and arrays of a few calls of random legal play at ``--tables``
+tables (4096 by default) of ``catalan`` at 2 and 4 seats are recorded once
+from the reference (:class:`envs.batch.ScalarTables`: a reset, then steps);
+one run then prints
 
-* the engine's ``step`` + ``masks`` without an observer and with one (its ``update``
-  reading every call's rows), steps/s of both and the update's share;
-* ``observe`` of every table's actor (``(B, D)`` float32 into one preallocated array)
-  and ``information_state`` likewise: vectors/s;
-* the same for the scalar reference's observer (:class:`envs.batch.ScalarTables`,
-  256 tables), and the ratio.
+* ``update``: table-updates/s replaying those calls (the reset rows restart
+  every table, so the replay can loop), observation alone and with the
+  history (``information_state=True``);
+* ``observe`` and ``information_state`` of one seat a table into one
+  preallocated array: vectors/s;
+* the reference's observer (the scalar ``Observer`` and
+  ``InformationStateObserver`` of each table) on the same vectors, and the ratio.
 
-    python benchmarks/bench_batch_observer.py [--tables 4096] [--seconds 2]
+    python benchmarks/bench_batch_observer.py [--tables 4096] [--calls 6] [--seconds 2]
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from types import SimpleNamespace
 
 import numpy as np
 
-
-def _random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    return np.argmax(rng.random(masks.shape) * masks, axis=1)
+_ARRAYS = ("phase", "actor", "chips", "refused", "jackpot", "pile_left", "hands_played")
 
 
-def step_rate(engine, seconds: float) -> float:
-    """Table-steps/s of ``step`` + ``masks`` (finished tables reset), the random choice
-    drawn beforehand."""
+def record(seats: int, tables: int, calls: int) -> tuple[list, object]:
+    """``calls`` calls (a reset, then steps) of the reference: each call's rows, counts and
+    arrays; and the reference itself, left at the last call."""
+    from envs.batch import ScalarTables
+    from envs.batch.event_rows import ROW, encode_log
+
+    ref = ScalarTables("catalan", seats, tables)
+    ref.reset(np.arange(tables))
     rng = np.random.default_rng(0)
-    b = engine.num_tables
-    engine.reset(np.arange(b))
-    pool = [rng.random((b, engine.layout.size)) for _ in range(8)]  # drawn before timing
-    steps, spent, i = 0, 0.0, 0
-    while spent < seconds:
-        over = np.flatnonzero(engine.over)
-        start = time.perf_counter()
-        if len(over):
-            engine.reset(over + b * (i + 1), tables=over)
-        masks = engine.masks()
-        actions = np.argmax(pool[i % 8] * masks, axis=1)
-        engine.step(actions)
-        spent += time.perf_counter() - start
-        steps += b
-        i += 1
-    return steps / spent
+    cursors = [0] * tables
+    out = []
+    for call in range(calls):
+        if call:
+            masks = ref.masks()
+            ref.step(np.argmax(rng.random(masks.shape) * masks, axis=1))
+        new = [encode_log(e.events[c:], e.layout) for e, c in zip(ref.engines, cursors)]
+        cursors = [len(e.events) for e in ref.engines]
+        counts = np.array([len(r) for r in new], dtype=np.int64)
+        rows = np.zeros((tables, int(counts.max()), ROW), dtype=np.int64)
+        for t, r in enumerate(new):
+            rows[t, :len(r)] = r
+        state = SimpleNamespace(**{name: getattr(ref, name).copy() for name in _ARRAYS})
+        out.append((rows, counts, state))
+    return out, ref
 
 
-def vector_rate(engine, seconds: float, information_state: bool) -> float:
-    """Vectors/s of ``observe`` (or ``information_state``) of every table's actor."""
-    b = engine.num_tables
-    size = engine.information_state(np.zeros(b, dtype=np.int64)).shape[1] if information_state \
-        else engine.observation_size
-    out = np.empty((b, size), dtype=np.float32)
-    call = engine.information_state if information_state else engine.observe
-    rng = np.random.default_rng(1)
-    vectors, spent = 0, 0.0
-    while spent < seconds:
-        seats = np.maximum(engine.actor, 0)
-        start = time.perf_counter()
-        call(seats, out)
-        spent += time.perf_counter() - start
-        vectors += b
-        over = np.flatnonzero(engine.over)
-        if len(over):
-            engine.reset(over + 7 * b, tables=over)
-        engine.step(_random_actions(engine.masks(), rng))
-    return vectors / spent
+def rate(work, per_call: int, seconds: float) -> float:
+    """Items/s of ``work()`` (``per_call`` items a call), after one call to warm up."""
+    work()
+    done, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        work()
+        done += per_call
+    return done / (time.perf_counter() - start)
 
 
 def main() -> None:
-    from envs.batch import ScalarTables
-    from envs.batch.engine import BatchEngine
+    from envs.batch.observer import BatchObserver
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=4096)
+    parser.add_argument("--calls", type=int, default=6)
     parser.add_argument("--seconds", type=float, default=2.0)
     args = parser.parse_args()
-    b, sec = args.tables, args.seconds
+    b = args.tables
     for seats in (2, 4):
-        bare = BatchEngine("catalan", seats, b, observe=False)
-        fed = BatchEngine("catalan", seats, b, information_state=True)
-        step(fed, 3)  # compile or load the kernels before timing
-        bare_rate = step_rate(bare, sec)
-        fed_rate = step_rate(fed, sec)
-        obs = vector_rate(fed, sec, information_state=False)
-        info = vector_rate(fed, sec, information_state=True)
-        reference = ScalarTables("catalan", seats, 256)
-        reference.reset(np.arange(256))
-        slow_obs = vector_rate(reference, sec / 2, information_state=False)
-        slow_info = vector_rate(reference, sec / 2, information_state=True)
-        update_share = 1 - fed_rate / bare_rate
-        print(f"catalan, {seats} seats, {b} tables:")
-        print(f"  step+masks          {bare_rate:12,.0f} steps/s without the observer, "
-              f"{fed_rate:12,.0f} with its update (observation + history): "
-              f"update {update_share:.0%} of the step")
-        print(f"  observe             {obs:12,.0f} vectors/s  (reference {slow_obs:10,.0f}/s, "
-              f"x{obs / slow_obs:,.0f})")
-        print(f"  information_state   {info:12,.0f} vectors/s  (reference {slow_info:10,.0f}/s, "
-              f"x{info / slow_info:,.0f})")
+        calls, ref = record(seats, b, args.calls)
+        rows_a_call = sum(int(c.sum()) for _, c, _ in calls) / len(calls) / b
+        observers = {history: BatchObserver("catalan", seats, b, information_state=history)
+                     for history in (False, True)}
 
+        def replay(observer: BatchObserver) -> None:
+            for rows, counts, state in calls:
+                observer.update(rows, counts, state)
 
-def step(engine, calls: int) -> None:
-    engine.reset(np.arange(engine.num_tables))
-    rng = np.random.default_rng(2)
-    for _ in range(calls):
-        engine.step(_random_actions(engine.masks(), rng))
-    engine.observe(np.zeros(engine.num_tables, dtype=np.int64))
-    engine.information_state(np.zeros(engine.num_tables, dtype=np.int64))
+        updates = {h: rate(lambda o=o: replay(o), b * len(calls), args.seconds)
+                   for h, o in observers.items()}
+        observer = observers[True]
+        seats_array = np.maximum(calls[-1][2].actor, 0)
+        obs_out = np.empty((b, observer.observation_size), dtype=np.float32)
+        info_out = np.empty((b, observer.information_state_size), dtype=np.float32)
+        obs = rate(lambda: observer.observe(seats_array, obs_out), b, args.seconds)
+        info = rate(lambda: observer.information_state(seats_array, info_out), b, args.seconds)
+        slow_obs = rate(lambda: ref.observe(seats_array, obs_out), b, args.seconds / 2)
+        slow_info = rate(lambda: ref.information_state(seats_array, info_out), b,
+                         args.seconds / 2)
+        print(f"catalan, {seats} seats, {b} tables ({rows_a_call:.1f} rows a table a call):")
+        print(f"  update             {updates[False]:12,.0f} table-updates/s (observation), "
+              f"{updates[True]:12,.0f} with the history")
+        print(f"  observe            {obs:12,.0f} vectors/s  ({observer.observation_size} "
+              f"floats; reference {slow_obs:9,.0f}/s, x{obs / slow_obs:,.0f})")
+        print(f"  information_state  {info:12,.0f} vectors/s  ({observer.information_state_size} "
+              f"floats; reference {slow_info:9,.0f}/s, x{info / slow_info:,.0f})")
 
 
 if __name__ == "__main__":

@@ -145,7 +145,8 @@ def _read_rows(t, rows, count, items, nitems, stage, bank, shuffled, overflow, h
             stage[t] = AUCTION
             bank[t] = -1
             shuffled[t] = False
-            overflow[t, :] = 0
+            for j in range(overflow.shape[1]):
+                overflow[t, j] = 0
             continue
         if overflow[t, 0]:
             continue
@@ -247,22 +248,22 @@ def write(tables, seats, out, start, width, items, nitems, offsets, wild, stake_
     for i in prange(tables.shape[0]):
         t = tables[i]
         seat = seats[i]
-        o = out[i]
-        o[start:] = 0.0
+        for j in range(start, out.shape[1]):  # entry by entry: a row view costs a
+            out[i, j] = 0.0                     # reference count a table
         for j in range(nitems[t]):
             base = start + j * width
-            o[base + items[t, j, I_KIND]] = 1.0
-            o[base + offsets[O_SEAT] + (items[t, j, I_SEAT] - seat) % n_seats] = 1.0
+            out[i, base + items[t, j, I_KIND]] = 1.0
+            out[i, base + offsets[O_SEAT] + (items[t, j, I_SEAT] - seat) % n_seats] = 1.0
             if items[t, j, I_TARGET] >= 0:
-                o[base + offsets[O_TARGET] + (items[t, j, I_TARGET] - seat) % n_seats] = 1.0
+                out[i, base + offsets[O_TARGET] + (items[t, j, I_TARGET] - seat) % n_seats] = 1.0
             card = items[t, j, I_CARD]
             if card >= 0 and (items[t, j, I_KNOWER] == ALL or items[t, j, I_KNOWER] == seat):
-                o[base + offsets[O_RANK] + card % RANKS] = 1.0
+                out[i, base + offsets[O_RANK] + card % RANKS] = 1.0
                 if card == wild:
-                    o[base + offsets[O_WILD]] = 1.0
+                    out[i, base + offsets[O_WILD]] = 1.0
             if items[t, j, I_SHUFFLED]:
-                o[base + offsets[O_SHUFFLED]] = 1.0
+                out[i, base + offsets[O_SHUFFLED]] = 1.0
             if items[t, j, I_AMOUNT]:
-                o[base + offsets[O_AMOUNT]] = float(items[t, j, I_AMOUNT]) * stake_scale
+                out[i, base + offsets[O_AMOUNT]] = float(items[t, j, I_AMOUNT]) * stake_scale
             if items[t, j, I_HAND]:
-                o[base + offsets[O_HAND]] = float(items[t, j, I_HAND])
+                out[i, base + offsets[O_HAND]] = float(items[t, j, I_HAND])

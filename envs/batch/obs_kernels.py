@@ -142,9 +142,9 @@ def best_total(base: int, wilds: int, wild_sums: np.ndarray) -> int:
     if wilds == 0:
         return base
     best = base + wilds
-    for extra in wild_sums[wilds]:
-        if base + extra <= SEVEN_AND_HALF:
-            best = base + extra
+    for j in range(wild_sums.shape[1]):
+        if base + wild_sums[wilds, j] <= SEVEN_AND_HALF:
+            best = base + wild_sums[wilds, j]
         else:
             break
     return best
@@ -175,7 +175,8 @@ def _view(t, seat, index, views, nhands, error):
         error[t] = E_HANDS
         return False
     while nhands[t, seat] <= index:
-        views[t, seat, nhands[t, seat], :] = 0
+        for j in range(VIEW_FIELDS):
+            views[t, seat, nhands[t, seat], j] = 0
         nhands[t, seat] += 1
     return True
 
@@ -234,9 +235,11 @@ def _clear_hands(t, rows, k, playing, own, tab, views, nhands, current, status, 
             if wiped[j]:
                 tab[t, seat, j] = wipe_dealt[j] if in_hand else wipe_empty[j]
         tab[t, seat, OUT] = 0.0 if in_hand or seat == bank[t] else 1.0
-        own[t, seat, :] = 0.0
+        for j in range(OWN_SIZE):
+            own[t, seat, j] = 0.0
         status[t, seat] = WAITING_STATUS if in_hand else -1
-        views[t, seat, 0, :] = 0
+        for j in range(VIEW_FIELDS):
+            views[t, seat, 0, j] = 0
         nhands[t, seat] = 1 if in_hand else 0
         current[t, seat] = 0
         side[t, seat] = 0
@@ -346,8 +349,10 @@ def _apply_rows(t, rows, count, pub, own, tab, views, nhands, current, status, s
                 _add_card(t, seat, source, card, up, unseen, -1, own, tab, views, hand_bank,
                           half, wild)
                 for h in range(nh, target, -1):
-                    views[t, seat, h, :] = views[t, seat, h - 1, :]
-                views[t, seat, target, :] = 0
+                    for j in range(VIEW_FIELDS):
+                        views[t, seat, h, j] = views[t, seat, h - 1, j]
+                for j in range(VIEW_FIELDS):
+                    views[t, seat, target, j] = 0
                 nhands[t, seat] = nh + 1
                 _add_card(t, seat, target, card, up, unseen, 1, own, tab, views, hand_bank,
                           half, wild)
@@ -421,30 +426,31 @@ def update(rows, counts, phase, actor, chips, refused, jackpot, pile_left, hands
 
 
 @njit(cache=True, inline="always")
-def write_observation(t, seat, o, pub, own, tab, views, nhands, current, wild_sums):
-    """Table ``t``'s observation of ``seat`` into ``o[:observation_size]``
-    (``Observer._observe``: the public part, the seat's own part, the blocks from it on)."""
+def write_observation(i, t, seat, out, pub, own, tab, views, nhands, current, wild_sums):
+    """Table ``t``'s observation of ``seat`` into ``out[i, :observation_size]``
+    (``Observer._observe``: the public part, the seat's own part, the blocks from it on).
+    Written entry by entry: a row view would cost a reference count a table."""
     n = tab.shape[1]
-    for i in range(OWN_START):
-        o[i] = pub[t, i]
+    for j in range(OWN_START):
+        out[i, j] = pub[t, j]
     known = 0
     if nhands[t, seat]:
         h = current[t, seat]
         known = best_total(views[t, seat, h, V_KNOWN_BASE], views[t, seat, h, V_KNOWN_WILDS],
                            wild_sums)
-    for i in range(OWN_SIZE):
-        o[OWN_START + i] = own[t, seat, i]
-    o[OWN_START + OWN_TOTAL_AT] = known / TOTAL_SCALE
-    for i in range(n):
-        s = (seat + i) % n
-        base = GLOBAL_SIZE + i * SEAT_BLOCK
+    for j in range(OWN_SIZE):
+        out[i, OWN_START + j] = own[t, seat, j]
+    out[i, OWN_START + OWN_TOTAL_AT] = known / TOTAL_SCALE
+    for block in range(n):
+        s = (seat + block) % n
+        base = GLOBAL_SIZE + block * SEAT_BLOCK
         for j in range(SEAT_BLOCK):
-            o[base + j] = tab[t, s, j]
+            out[i, base + j] = tab[t, s, j]
 
 
 @njit(cache=True, parallel=True)
 def observe(tables, seats, out, pub, own, tab, views, nhands, current, wild_sums):
     """Table ``tables[i]``'s observation of ``seats[i]`` into ``out[i]``."""
     for i in prange(tables.shape[0]):
-        write_observation(tables[i], seats[i], out[i], pub, own, tab, views, nhands, current,
+        write_observation(i, tables[i], seats[i], out, pub, own, tab, views, nhands, current,
                           wild_sums)
