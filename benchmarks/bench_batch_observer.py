@@ -21,13 +21,17 @@ from __future__ import annotations
 import argparse
 import time
 from types import SimpleNamespace
+from typing import TYPE_CHECKING, Callable
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from envs.batch import ScalarTables
 
 _ARRAYS = ("phase", "actor", "chips", "refused", "jackpot", "pile_left", "hands_played")
 
 
-def record(seats: int, tables: int, calls: int) -> tuple[list, object]:
+def record(seats: int, tables: int, calls: int) -> tuple[list, ScalarTables]:
     """``calls`` calls (a reset, then steps) of the reference: each call's rows, counts and
     arrays; and the reference itself, left at the last call."""
     from envs.batch import ScalarTables
@@ -53,7 +57,7 @@ def record(seats: int, tables: int, calls: int) -> tuple[list, object]:
     return out, ref
 
 
-def rate(work, per_call: int, seconds: float) -> float:
+def rate(work: Callable[[], object], per_call: int, seconds: float) -> float:
     """Items/s of ``work()`` (``per_call`` items a call), after one call to warm up."""
     work()
     done, start = 0, time.perf_counter()
@@ -78,11 +82,13 @@ def main() -> None:
         observers = {history: BatchObserver("catalan", seats, b, information_state=history)
                      for history in (False, True)}
 
-        def replay(observer: BatchObserver) -> None:
-            for rows, counts, state in calls:
-                observer.update(rows, counts, state)
+        def replayer(observer: BatchObserver) -> Callable[[], None]:
+            def replay() -> None:
+                for rows, counts, state in calls:
+                    observer.update(rows, counts, state)
+            return replay
 
-        updates = {h: rate(lambda o=o: replay(o), b * len(calls), args.seconds)
+        updates = {h: rate(replayer(o), b * len(calls), args.seconds)
                    for h, o in observers.items()}
         observer = observers[True]
         seats_array = np.maximum(calls[-1][2].actor, 0)
