@@ -261,12 +261,14 @@ def _refresh(t, seat, tab, views, nhands, current, wild_sums, stake_scale):
         tab[t, seat, BET] = total * stake_scale
         tab[t, seat, NUM_HANDS] = float(nh)
     tab[t, seat, DOUBLED] = float(views[t, seat, h, V_DOUBLED])
-    if views[t, seat, h, V_UP_WILDS]:
-        up_total = best_total(views[t, seat, h, V_UP_BASE], views[t, seat, h, V_UP_WILDS], wild_sums)
+    up_base, up_wilds = views[t, seat, h, V_UP_BASE], views[t, seat, h, V_UP_WILDS]
+    if up_wilds:
+        up_total = best_total(up_base, up_wilds, wild_sums)
         tab[t, seat, UP_TOTAL] = up_total / TOTAL_SCALE
-        tab[t, seat, WILD] = 0.0 if views[t, seat, h, V_HIDDEN] else (up_total - views[t, seat, h, V_UP_BASE]) / TOTAL_SCALE
+        tab[t, seat, WILD] = 0.0 if views[t, seat, h, V_HIDDEN] else \
+            (up_total - up_base) / TOTAL_SCALE
     else:
-        tab[t, seat, UP_TOTAL] = views[t, seat, h, V_UP_BASE] / TOTAL_SCALE
+        tab[t, seat, UP_TOTAL] = up_base / TOTAL_SCALE
         tab[t, seat, WILD] = 0.0
 
 
@@ -293,7 +295,8 @@ def _apply_rows(t, rows, count, pub, own, tab, views, nhands, current, status, s
                 _view(t, seat, index, views, nhands, error)
                 dirty[t, seat] = True
         elif kind == K_CARD:
-            seat, card, up, index, unseen = rows[t, k, 1], rows[t, k, 2], rows[t, k, 3] != 0, rows[t, k, 4], rows[t, k, 5] != 0
+            seat, card, up, index = rows[t, k, 1], rows[t, k, 2], rows[t, k, 3] != 0, rows[t, k, 4]
+            unseen = rows[t, k, 5] != 0
             if _view(t, seat, index, views, nhands, error):
                 _add_card(t, seat, index, card, up, unseen, 1, own, tab, views, hand_bank,
                           half, wild)
@@ -302,7 +305,8 @@ def _apply_rows(t, rows, count, pub, own, tab, views, nhands, current, status, s
                 seen[t, card % RANKS] += 1
             dirty[t, seat] = True
         elif kind == K_REVEAL:
-            seat, card, index, unseen = rows[t, k, 1], rows[t, k, 2], rows[t, k, 3], rows[t, k, 4] != 0
+            seat, card, index, unseen = rows[t, k, 1], rows[t, k, 2], rows[t, k, 3], \
+                rows[t, k, 4] != 0
             if _view(t, seat, index, views, nhands, error):
                 _add_card(t, seat, index, card, False, unseen, -1, own, tab, views, hand_bank,
                           half, wild)
