@@ -309,14 +309,13 @@ def _play_block(tables: TableBatch, seeds: np.ndarray, banks: np.ndarray, ids: n
         role = (tables.bank[live] == actor).astype(np.int64)
         deciding = ids[live, actor, role]
         masks = tables.masks()[live]
-        seats_now = np.where(tables.actor >= 0, tables.actor, 0)
         views: dict[bool, np.ndarray] = {}
         for d in np.unique(deciding):
             mine = deciding == d
             recall = deciders.recall[d]
             if recall not in views:
-                views[recall] = (tables.information_state(seats_now) if recall
-                                 else tables.observe(seats_now))[live]
+                views[recall] = (tables.information_state if recall else tables.observe)(
+                    actor, tables=live)
             actions[live[mine]] = _decide(deciders, int(d), views[recall][mine], masks[mine])
         tables.step(actions[live], tables=live)
         net += tables.rewards[:k]

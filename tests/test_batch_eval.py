@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from agents import make_agent
+from agents.learned import LearnedAgent
 from envs.batch.api import UnsupportedRules
 from envs.batch.engine import BatchEngine
 from envs.batch.reference import ScalarTables
@@ -157,3 +158,23 @@ def test_auto_batches_only_where_every_seat_has_a_kernel(monkeypatch: pytest.Mon
     assert played == []
     ev.play("catalan", 2, [make_agent("careful"), make_agent("reader")], 20)
     assert played == ["batch"]
+
+
+def test_a_model_of_the_information_state_is_given_the_information_state() -> None:
+    from envs.engine import Engine
+    from envs.information_state import InformationStateObserver
+    from envs.observer import Observer
+
+    engine = Engine("catalan", 2, max_hands=10)
+    engine.reset(seed=0)
+    size = len(InformationStateObserver(engine, Observer(engine)).observe(0))
+    rng = np.random.default_rng(4)
+    layers = [(rng.normal(size=(size, 16)), rng.normal(size=16), "tanh"),
+              (rng.normal(size=(16, engine.layout.size)), rng.normal(size=engine.layout.size),
+               None)]
+    model = LearnedAgent(layers, size, "recall", observation_type="information_state")
+    policies = [model, make_agent("threshold")]
+    expected = ev.play("catalan", 2, policies, 60, seed=1, engine="scalar")
+    _same(play_tables(ScalarTables("catalan", 2, 4, max_hands=10), policies, 60, seed=1),
+          expected)
+    _same(ev.play("catalan", 2, policies, 60, seed=1, engine="batch"), expected)
