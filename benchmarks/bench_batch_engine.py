@@ -44,7 +44,12 @@ engine.play_thresholds(np.arange(4), None, np.full((4, 2, 2), 5.5))
 first = time.perf_counter() - t0
 for _ in range(20):
     engine.step(engine.masks().argmax(axis=1))
-print(first, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+try:  # this process's peak (ru_maxrss would start from the parent's at the fork)
+    status = open("/proc/self/status").read()
+    peak = int(status.split("VmHWM:")[1].split()[0]) / 1024
+except (OSError, IndexError):
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(first, peak)
 """
 
 
