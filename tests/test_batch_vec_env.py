@@ -8,7 +8,6 @@ their averages; SB3 and MaskablePPO drive it through the ``VecEnv`` protocol.
 from __future__ import annotations
 
 from functools import partial
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -23,8 +22,8 @@ from envs.single_seat import BankEnv, PlayerEnv, SeatEnv
 from train.batch_vec_env import BatchSeatVecEnv
 from train.vec_env import ViewVecEnv
 
-ENGINE = "auto" if (Path("/work/notes/i13/BATCH_ENGINE_READY")).exists() else "reference"
-"""The compiled engine once it is in; the reference (one scalar engine per table) before."""
+ENGINE = "compiled"
+"""The compiled engine (catalan and pagat are among the rules it plays)."""
 SCALAR_VIEWS = {"player": PlayerEnv, "bank": BankEnv, "seat": SeatEnv}
 
 

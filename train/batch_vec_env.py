@@ -176,20 +176,18 @@ class BatchSeatVecEnv(VecEnv):
         rewards[illegal] = self.illegal_reward
         self._need_table |= illegal
         dones = illegal | self._episode_over()
-        obs = self._observe()
         ended = np.flatnonzero(dones)
         if ended.size:
-            infos = [{"action_mask": mask} for mask in self._learner_masks()]
-            for t, terminal in zip(ended.tolist(), obs[ended]):
-                infos[t]["terminal_observation"] = terminal
-            for t in np.flatnonzero(illegal).tolist():
-                infos[t]["illegal_action"] = int(acts[t])
+            terminal = self._observe(ended)
+            terminal_masks = self._learner_masks(ended)
             self._start(ended)
-            obs = self._observe()
-            self._refresh_masks()
-        else:
-            self._refresh_masks()
-            infos = [{"action_mask": mask} for mask in self._masks.copy()]
+        obs = self._observe()
+        self._refresh_masks()
+        infos: list[dict[str, Any]] = [{"action_mask": mask} for mask in self._masks.copy()]
+        for i, t in enumerate(ended.tolist()):
+            infos[t].update(terminal_observation=terminal[i], action_mask=terminal_masks[i])
+        for t in np.flatnonzero(illegal).tolist():
+            infos[t]["illegal_action"] = int(acts[t])
         return obs, rewards.astype(np.float32), dones, infos
 
     def action_masks(self) -> np.ndarray:
@@ -234,18 +232,20 @@ class BatchSeatVecEnv(VecEnv):
         return [False for _ in self._get_indices(indices)]
 
     # --------------------------------------------------------------- tables
-    def _observe(self) -> np.ndarray:
-        """The learners' vectors (observation or information state) at every table."""
+    def _observe(self, rows: np.ndarray | None = None) -> np.ndarray:
+        """The learners' vectors (observation or information state) at ``rows`` (every table
+        when None)."""
+        seats = self.learner if rows is None else self.learner[rows]
         if self.observation_type == "information_state":
-            return self.tables.information_state(self.learner)
-        return self.tables.observe(self.learner)
+            return self.tables.information_state(seats, tables=rows)
+        return self.tables.observe(seats, tables=rows)
 
-    def _learner_masks(self) -> np.ndarray:
-        """``(B, A)`` bool: the learner's legal actions where it is to act, else none (the
-        views' ``info["action_mask"]``, also at the end of an episode)."""
+    def _learner_masks(self, rows: np.ndarray) -> np.ndarray:
+        """``(k, A)`` bool: the learner's legal actions at ``rows`` where it is to act, else
+        none (the views' ``info["action_mask"]``, also at the end of an episode)."""
         tables = self.tables
-        acts = (tables.actor == self.learner) & ~tables.over
-        return (tables.masks() != 0) & acts[:, None]
+        acts = (tables.actor[rows] == self.learner[rows]) & ~tables.over[rows]
+        return (tables.masks()[rows] != 0) & acts[:, None]
 
     def _refresh_masks(self) -> None:
         """After :meth:`_start`, every table's actor is its learner: its mask is the learner's."""

@@ -185,7 +185,8 @@ class PPOConfig:
     """sb3-contrib MaskablePPO settings (see its documentation)."""
 
     learning_rate: float = _key(_number(0, 1, above=True), 3e-4)
-    n_steps: int = _key(_integer(2), 256)             # steps per env per rollout
+    # steps per env (table) per rollout: a rollout is n_envs x n_steps steps
+    n_steps: int = _key(_integer(2), 32)
     batch_size: int = _key(_integer(2), 256)          # SB3 needs minibatches of 2 or more
     n_epochs: int = _key(_integer(1), 5)
     # an episode is one hand: no discounting within it
@@ -218,10 +219,11 @@ class RunConfig:
     """How a run executes and what it records."""
 
     seed: int = _key(_integer(0), 0)
-    n_envs: int = _key(_integer(1), 8)
+    # environments: tables of the batch, or scalar views
+    n_envs: int = _key(_integer(1), 64)
     # auto (batch where the compiled engine plays the rules, else views), batch (one
     # batch of n_envs tables), views, dummy (one process) or subproc (one per env)
-    vec_env: str = _key(_choice(VEC_ENVS), "views")
+    vec_env: str = _key(_choice(VEC_ENVS), "auto")
     torch_threads: int = _key(_integer(1), 1)
     checkpoint_every: int = _key(_integer(1), 50_000)  # steps between checkpoints
     # steps between evaluations against the baselines
@@ -298,7 +300,7 @@ class TrainConfig:
     # hides at 4 seats (docs/RESULTS.md, Training).
     player: StageConfig = field(default_factory=lambda: StageConfig(
         timesteps=500_000, opponents=["reader"],
-        ppo={"learning_rate": 1e-4, "n_steps": 512, "batch_size": 512}))
+        ppo={"learning_rate": 1e-4, "n_steps": 64, "batch_size": 512}))
     # The bank also learns on the information state: a bank that remembers the
     # order and timing of the player's play (RULES.md §8.10), reported beside it.
     bank: StageConfig = field(default_factory=lambda: StageConfig(
