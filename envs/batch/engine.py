@@ -281,9 +281,25 @@ class BatchEngine:
         counts = np.zeros((n, s, 2, FIELDS), dtype=np.float64)
         if n:
             chunks = min(n, 16 * numba.get_num_threads())
-            play_thresholds(self._r, self._ladder, seed_array, bank_array,
-                            np.ascontiguousarray(levels), counts, chunks)
+            if self._heads_up_catalan():
+                from envs.batch.kernels_headsup import play_headsup
+
+                play_headsup(self._r, seed_array, bank_array, np.ascontiguousarray(levels),
+                             counts, chunks)
+            else:
+                play_thresholds(self._r, self._ladder, seed_array, bank_array,
+                                np.ascontiguousarray(levels), counts, chunks)
         return counts
+
+    def _heads_up_catalan(self) -> bool:
+        """Whether :meth:`play_thresholds` may take the flat kernel of :mod:`envs.batch.kernels_headsup`:
+        two seats of ``catalan`` or of its fixed-bank form (the only tables it plays)."""
+        if self.num_seats != 2:
+            return False
+        from envs.single_seat import fixed_bank_rules
+
+        catalan = Rules.preset("catalan")
+        return self.rules == catalan or self.rules == fixed_bank_rules(catalan)
 
     # ------------------------------------------------------------------ reads
     def masks(self, out: np.ndarray | None = None) -> np.ndarray:
