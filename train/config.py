@@ -186,7 +186,7 @@ class PPOConfig:
 
     learning_rate: float = _key(_number(0, 1, above=True), 3e-4)
     # steps per env (table) per rollout: a rollout is n_envs x n_steps steps
-    n_steps: int = _key(_integer(2), 32)
+    n_steps: int = _key(_integer(2), 8)
     batch_size: int = _key(_integer(2), 256)          # SB3 needs minibatches of 2 or more
     n_epochs: int = _key(_integer(1), 5)
     # an episode is one hand: no discounting within it
@@ -220,7 +220,7 @@ class RunConfig:
 
     seed: int = _key(_integer(0), 0)
     # environments: tables of the batch, or scalar views
-    n_envs: int = _key(_integer(1), 64)
+    n_envs: int = _key(_integer(1), 256)
     # auto (batch where the compiled engine plays the rules, else views), batch (one
     # batch of n_envs tables), views, dummy (one process) or subproc (one per env)
     vec_env: str = _key(_choice(VEC_ENVS), "auto")
@@ -300,7 +300,7 @@ class TrainConfig:
     # hides at 4 seats (docs/RESULTS.md, Training).
     player: StageConfig = field(default_factory=lambda: StageConfig(
         timesteps=500_000, opponents=["reader"],
-        ppo={"learning_rate": 1e-4, "n_steps": 64, "batch_size": 512}))
+        ppo={"learning_rate": 1e-4, "n_steps": 16, "batch_size": 512}))
     # The bank also learns on the information state: a bank that remembers the
     # order and timing of the player's play (RULES.md §8.10), reported beside it.
     bank: StageConfig = field(default_factory=lambda: StageConfig(
