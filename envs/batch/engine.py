@@ -261,7 +261,10 @@ class BatchEngine:
         holding the bank) and the seat's known total. Returns
         ``counts (len(seeds), S, 2, 9)`` float64: per seat and role the fields of
         ``evaluate.tournament`` (chips in units of ``min_bet``, hands, wins,
-        pushes, losses, busts, naturals, jackpot hits, jackpot chips).
+        pushes, losses, busts, naturals, jackpot hits, jackpot chips). Two seats of
+        ``catalan`` (or its fixed-bank form) are played by the flat kernel of
+        :mod:`envs.batch.kernels_headsup`, any other table by :mod:`envs.batch.kernels_fused`:
+        the same counts (``tests/test_batch_headsup.py``).
         """
         import numba
 
@@ -292,7 +295,7 @@ class BatchEngine:
         return counts
 
     def _heads_up_catalan(self) -> bool:
-        """Whether :meth:`play_thresholds` may take the flat kernel of :mod:`envs.batch.kernels_headsup`:
+        """Whether :meth:`play_thresholds` may take :mod:`envs.batch.kernels_headsup`'s flat kernel:
         two seats of ``catalan`` or of its fixed-bank form (the only tables it plays)."""
         if self.num_seats != 2:
             return False

@@ -1,4 +1,4 @@
-"""Heads-up ``catalan`` of threshold against threshold in one flat kernel: the evaluator's fastest path.
+"""Heads-up ``catalan``, threshold against threshold, in one flat kernel: the fastest evaluator.
 
 :func:`play_headsup` returns what :func:`envs.batch.kernels_fused.play_thresholds`
 returns — the same hands from the same seeds, counted per seat and role as
@@ -40,19 +40,20 @@ from envs.batch import kernels_rulebook as rb
 from envs.batch.kernels_fused import (BUSTS, CHIPS, FIELDS, HANDS, JACKPOT_CHIPS, JACKPOT_HITS,
                                       LOSSES, NATURALS, PUSHES, WINS)
 from envs.batch.kernels_table import C_MAX_HANDS, MAX_CARDS
-from envs.batch.rng import RNG_WORDS, seed_state, shuffle
+from envs.batch.rng import (_BUF32, _HAS32, _I_HI, _I_LO, _MASK32, _MULT_HI, _MULT_LO, _S_HI, _S_LO,
+                            _U0, _U1, _U32, RNG_WORDS, _mulhi, seed_state)
 from envs.cards import SEVEN_AND_HALF
 
 __all__ = ["FIELDS", "play_headsup"]
 
 _EPS: Final = 1e-9
 _NUM_RANKS: Final = 10
-_SUIT_ORDER = np.array((2, 3, 0, 1), dtype=np.int64)  # RULES.md §5: copas > oros > bastos > espadas
+_SUIT_ORDER = np.array((2, 3, 0, 1), dtype=np.int64)  # §5: copas > oros > bastos > espadas
 
 
 @njit(cache=True, inline="always")
 def _holder(start, chips0, chips1, need, cover):  # type: ignore[no-untyped-def]
-    """``bank_seat.next_bank_seat`` at two seats: the first from ``start`` able to hold the bank, or -1.
+    """``bank_seat.next_bank_seat`` at two seats: the first from ``start`` able to bank, or -1.
 
     RULES.md §5: the bank needs a player able to stake (``need`` chips) and
     ``cover`` chips of its own.
@@ -66,6 +67,57 @@ def _holder(start, chips0, chips1, need, cover):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
+def _shuffle(g, items, n):  # type: ignore[no-untyped-def]
+    """``rng.shuffle(g, items, n)`` (``Generator.shuffle``) with the generator's words in registers.
+
+    The same arithmetic as :mod:`envs.batch.rng` (a PCG64 step, XSL-RR, the
+    buffered 32-bit half, masked rejection), on locals: a shoe has fewer than
+    2**32 cards, so every swap draws 32-bit words.
+    """
+    s_hi = g[_S_HI]
+    s_lo = g[_S_LO]
+    i_hi = g[_I_HI]
+    i_lo = g[_I_LO]
+    has = g[_HAS32]
+    buf = g[_BUF32]
+    for i in range(n - 1, 0, -1):
+        top = np.uint64(i)
+        mask = top
+        mask |= mask >> np.uint64(1)
+        mask |= mask >> np.uint64(2)
+        mask |= mask >> np.uint64(4)
+        mask |= mask >> np.uint64(8)
+        mask |= mask >> np.uint64(16)
+        while True:
+            if has:
+                has = _U0
+                value = buf
+            else:
+                p_lo = s_lo * _MULT_LO
+                p_hi = _mulhi(s_lo, _MULT_LO) + s_lo * _MULT_HI + s_hi * _MULT_LO
+                lo = p_lo + i_lo
+                s_hi = p_hi + i_hi + (_U1 if lo < p_lo else _U0)
+                s_lo = lo
+                word = s_hi ^ s_lo
+                rot = s_hi >> np.uint64(58)
+                word = (word >> rot) | (word << ((np.uint64(64) - rot) & np.uint64(63)))
+                has = _U1
+                buf = word >> _U32
+                value = word & _MASK32
+            value &= mask
+            if value <= top:
+                break
+        j = np.int64(value)
+        swap = items[i]
+        items[i] = items[j]
+        items[j] = swap
+    g[_S_HI] = s_hi
+    g[_S_LO] = s_lo
+    g[_HAS32] = has
+    g[_BUF32] = buf
+
+
+@njit(cache=True, inline="always")
 def _draw(pile, disc, g, piled, discarded):  # type: ignore[no-untyped-def]
     """The top card of the shoe; an empty shoe is first refilled from the discards, shuffled (§3).
 
@@ -76,7 +128,7 @@ def _draw(pile, disc, g, piled, discarded):  # type: ignore[no-untyped-def]
             pile[i] = disc[i]
         piled = discarded
         discarded = 0
-        shuffle(g, pile, piled)
+        _shuffle(g, pile, piled)
     piled -= 1
     return np.int64(pile[piled]), piled, discarded
 
@@ -141,14 +193,14 @@ def play_headsup(r, seeds, banks, thresholds, counts, chunks):  # type: ignore[n
                 pile[i] = i % 40
             piled = shoe
             discarded = 0
-            shuffle(g, pile, piled)
+            _shuffle(g, pile, piled)
             bank = banks[t]
             while bank < 0:  # RULES.md §5 high card, ties re-dealt
                 first = pile[piled - 1]
                 second = pile[piled - 2]
                 pile[piled - 2] = first
                 pile[piled - 1] = second
-                shuffle(g, pile, piled)
+                _shuffle(g, pile, piled)
                 key0 = (first % _NUM_RANKS) * 4 + _SUIT_ORDER[first // _NUM_RANKS]
                 key1 = (second % _NUM_RANKS) * 4 + _SUIT_ORDER[second // _NUM_RANKS]
                 if key0 != key1:
