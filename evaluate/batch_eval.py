@@ -119,10 +119,14 @@ def play_batched(rules: Rules, num_seats: int,
     :class:`envs.batch.api.UnsupportedRules` naming why. Tables where every seat is a
     threshold agent are played in the engine's fused loop (:func:`threshold_seats`)."""
     tables = math.ceil(hands / table_hands)
-    lineups = _lineups(seats, tables)
+    lineups = _lineups(seats, tables) if callable(seats) else [seats]  # [seats]: every table's
     seated = list({id(p): p for lineup in lineups for p in lineup}.values())
-    thresholds = [threshold_seats(lineup) for lineup in lineups]
-    fused = all(t is not None for t in thresholds)
+    by_lineup: dict[tuple[int, ...], np.ndarray | None] = {}
+    for lineup in lineups:  # tables share lineups: read each one once
+        key = tuple(map(id, lineup))
+        if key not in by_lineup:
+            by_lineup[key] = threshold_seats(lineup)
+    fused = all(t is not None for t in by_lineup.values())
     if not required and not (fused or batch_seats(seated)):
         return None  # seats without kernels are asked faster on the scalar engine
     if not _supported(rules, required):
@@ -130,11 +134,17 @@ def play_batched(rules: Rules, num_seats: int,
     if fused:
         from evaluate.tournament import CHIPS, HANDS
 
-        banks = np.array([-1 if b is None else b for b in
-                          (bank(t) if callable(bank) else bank for t in range(tables))],
-                         dtype=np.int64)
+        if callable(bank):
+            banks = np.array([-1 if b is None else b for b in map(bank, range(tables))],
+                             dtype=np.int64)
+        else:
+            banks = np.full(tables, -1 if bank is None else bank, dtype=np.int64)
+        known = {key: t for key, t in by_lineup.items() if t is not None}  # all, when fused
+        first = next(iter(known.values()))
+        thresholds = (np.broadcast_to(first, (tables, *first.shape)) if len(lineups) == 1
+                      else np.stack([known[tuple(map(id, lineup))] for lineup in lineups]))
         counts = _fused_counts(rules, num_seats, table_seeds(seed, tables), banks,
-                               np.stack(thresholds), table_hands)  # type: ignore[arg-type]
+                               thresholds, table_hands)
         return Tally(counts[..., CHIPS].copy(), counts[..., HANDS].copy(), seed)
     from envs.batch.engine import BatchEngine
 
