@@ -89,8 +89,14 @@ def test_other_observation_spaces_are_refused_by_name() -> None:
 
 
 def test_every_run_vec_env_choice_has_a_class() -> None:
+    """The scalar choices name a class; ``batch`` and ``auto`` (the default) train on the batch
+    of tables where the compiled engine plays the rules, ``auto`` on the views elsewhere."""
+    from envs.rules import Rules
     from train.config import VEC_ENVS, TrainConfig
-    from train.ppo import VEC_ENV_CLASSES
+    from train.ppo import VEC_ENV_CLASSES, uses_batch
 
-    assert tuple(VEC_ENV_CLASSES) == VEC_ENVS
-    assert VEC_ENV_CLASSES[TrainConfig().run.vec_env] is ViewVecEnv, "the default"
+    assert (*VEC_ENV_CLASSES, "batch", "auto") == VEC_ENVS
+    assert TrainConfig().run.vec_env == "auto", "the default"
+    assert uses_batch("auto", Rules.resolve("catalan"))
+    assert not uses_batch("auto", Rules.resolve("spanish_full"))
+    assert not uses_batch("views", Rules.resolve("catalan"))
