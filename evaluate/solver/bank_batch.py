@@ -7,10 +7,9 @@ million ``(view, B)`` states, too many to ask one by one.
 :func:`view_outcomes` plays the bank forward as
 :class:`~evaluate.solver.values.BankOutcomes` does (the same reach, the same
 chance of each card from the shoe less each player hand, RULES.md §4.6: the
-bank hits until it stands, busts or makes 7½), but for :data:`CHUNK` views
-together and a level at a time — every reached ``B`` with the same number of
-cards — and asks the agent for a whole level in one call
-(:class:`BankDecisions`).
+bank hits until it stands, busts or makes 7½), but a level at a time — every
+reached ``B`` with the same number of cards together — and asks the agent for
+a whole level in one call (:class:`BankDecisions`).
 
 For a network (:class:`agents.learned.LearnedAgent`) a level costs no vector
 at all: the first layer is linear, and the spliced vector
@@ -25,7 +24,6 @@ decides on the spliced vector, so every choice is the one ``act`` makes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -33,11 +31,6 @@ import numpy as np
 from envs import actions as A
 from evaluate.solver.game import (BANK_BUST, BUST, NUM_RESULTS, SEVEN_AND_HALF, HeadsUpGame,
                                   SolverError, View)
-
-_ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
-    "tanh": np.tanh, "relu": lambda x: np.maximum(x, 0.0)}
-"""The first layer's activations the incremental path knows (those of agents.learned; a
-network with another is asked key by key)."""
 
 TIE_MARGIN = 1e-7
 """Logits closer than this (relative to their size) are decided by the agent's ``act``: the
@@ -57,68 +50,48 @@ class _Tree:
         self.stops = total == SEVEN_AND_HALF
 
 
-CHUNK = 128
-"""Views played together (their bank hands of one level decided in one call)."""
-
-
-def view_outcomes(game: HeadsUpGame, items: Sequence[tuple[View, list[int]]],
-                  decisions: "BankDecisions") -> list[np.ndarray]:
-    """For each ``(view, hands)`` of ``items`` the distribution of the bank's result
-    (``(len(hands), NUM_RESULTS)``) behind ``view`` for each player hand of ``hands`` (all
-    of one size), the bank playing ``decisions``; :data:`CHUNK` views at a time."""
-    out: list[np.ndarray] = []
-    for at in range(0, len(items), CHUNK):
-        out += _chunk_outcomes(game, items[at:at + CHUNK], decisions)
-    return out
-
-
-def _chunk_outcomes(game: HeadsUpGame, items: Sequence[tuple[View, list[int]]],
-                    decisions: "BankDecisions") -> list[np.ndarray]:
+def view_outcomes(game: HeadsUpGame, view: View, hands: list[int], decisions: "BankDecisions"
+                  ) -> np.ndarray:
+    """The distribution of the bank's result (``(len(hands), NUM_RESULTS)``) behind ``view``
+    for each player hand of ``hands`` (all of one size), the bank playing ``decisions``."""
     tree = decisions.tree(game)
-    views = [view for view, _hands in items]
-    width = max(len(hands) for _view, hands in items)
-    # the shoe less each player hand, per view, class and hand (no hand: nothing left)
-    left = np.zeros((len(items), game.num_classes, width))
-    for v, (_view, hands) in enumerate(items):
-        left[v, :, :len(hands)] = np.array([game.remaining(h)[0] for h in hands]).T
-    cards = np.array([game.num_cards - game.ms.size[hands[0]] for _view, hands in items])
-    out = np.zeros((len(items), NUM_RESULTS, width))
-    # the bank's first card
-    vid = np.repeat(np.arange(len(items)), game.num_classes)
-    ids = np.tile(tree.add[game.ms.empty], len(items))
-    reach = (left / cards[:, None, None]).reshape(-1, width)
+    left = np.array([game.remaining(h)[0] for h in hands], dtype=np.float64).T  # (C, k)
+    n = game.num_cards - game.ms.size[hands[0]]
+    k = len(hands)
+    out = np.zeros((NUM_RESULTS, k))
+    ids = tree.add[game.ms.empty]
+    reach = left / n  # (C, k): the bank's first card
     keep = reach.max(axis=1) > 0.0
-    vid, ids, reach = vid[keep], ids[keep], reach[keep]
+    ids, reach = ids[keep], reach[keep]
     while ids.size:
-        hit = decisions.decide(game, views, vid, ids) == A.HIT
+        stand_ok, hit_ok = game.bank_legal(view, int(ids[0]))  # a level: one size of hand
+        legal = [A.STAND] * stand_ok + [A.HIT] * hit_ok
+        hit = decisions.decide(game, view, ids, legal) == A.HIT
         stand = ~hit
-        np.add.at(out, (vid[stand], tree.result[ids[stand]]), reach[stand])
-        vid, ids, reach = vid[hit], ids[hit], reach[hit]
+        np.add.at(out, tree.result[ids[stand]], reach[stand])
+        ids, reach = ids[hit], reach[hit]
         if not ids.size:
             break
         # the next card, of each class c: (n_c - b_c) / (cards left) from the shoe less H
-        drawn = (cards[vid] - tree.size[ids]).astype(np.float64)
-        avail = np.maximum(left[vid] - tree.tuples[ids][:, :, None], 0.0)
-        p = (reach[:, None, :] * avail / drawn[:, None, None]).reshape(-1, width)
+        drawn = n - tree.size[ids[0]]
+        avail = np.maximum(left[None, :, :] - tree.tuples[ids][:, :, None], 0.0)
+        p = (reach[:, None, :] * avail / drawn).reshape(-1, k)
         child = tree.add[ids].ravel()
-        vid = np.repeat(vid, game.num_classes)
         live = p.max(axis=1) > 0.0
-        vid, child, p = vid[live], child[live], p[live]
+        child, p = child[live], p[live]
         bust = child == BUST
-        np.add.at(out, (vid[bust], BANK_BUST), p[bust])
-        vid, child, p = vid[~bust], child[~bust], p[~bust]
+        out[BANK_BUST] += p[bust].sum(axis=0)
+        child, p = child[~bust], p[~bust]
         made = tree.stops[child]
-        np.add.at(out, (vid[made], tree.result[child[made]]), p[made])
-        vid, child, p = vid[~made], child[~made], p[~made]
-        keys, where = np.unique(vid * len(tree.size) + child, return_inverse=True)
-        vid, ids = keys // len(tree.size), keys % len(tree.size)
-        reach = np.zeros((len(keys), width))
-        np.add.at(reach, where, p)
-    return [out[v, :, :len(hands)].T for v, (_view, hands) in enumerate(items)]
+        np.add.at(out, tree.result[child[made]], p[made])
+        ids, where = np.unique(child[~made], return_inverse=True)
+        reach = np.zeros((len(ids), k))
+        np.add.at(reach, where, p[~made])
+    return out.T
 
 
 class BankDecisions:
-    """An agent's choices at many ``(view, B)`` at once.
+    """An agent's choices at many ``(view, B)`` of one level at once.
 
     ``states`` gives the agent's vector at a key (``bank_state(view, B, legal)``);
     for a :class:`~agents.learned.LearnedAgent` the logits come from the first
@@ -141,43 +114,30 @@ class BankDecisions:
             self._tree = (game, _Tree(game))
         return self._tree[1]
 
-    def decide(self, game: HeadsUpGame, views: list[View], vid: np.ndarray, ids: np.ndarray
+    def decide(self, game: HeadsUpGame, view: View, ids: np.ndarray, legal: list[int]
                ) -> np.ndarray:
-        """The agent's action at ``(views[vid[i]], ids[i])`` for every ``i`` (bank hands of
-        one size: what is legal depends on the view only)."""
+        """The agent's action at ``(view, B)`` for each ``B`` of ``ids`` (legal: ``legal``)."""
         self.queries += len(ids)
-        stand_ok = np.zeros(len(views), dtype=bool)
-        hit_ok = np.zeros(len(views), dtype=bool)
-        for v, i in zip(*np.unique(vid, return_index=True)):
-            stand_ok[v], hit_ok[v] = game.bank_legal(views[v], int(ids[i]))
-        actions = np.where(stand_ok[vid], A.STAND, A.HIT).astype(np.int64)
-        unsure = np.arange(len(ids))
-        if self._network is not None:  # a forced action needs no network
-            both = np.flatnonzero(stand_ok[vid] & hit_ok[vid])
-            chosen, close = self._network.decide(views, vid[both], ids[both])
-            actions[both] = chosen
-            unsure = both[close]
+        mask = np.zeros(game.layout.size, dtype=np.int8)
+        mask[legal] = 1
+        if self._network is not None and len(legal) == 2:
+            actions, unsure = self._network.decide(view, ids, legal)
+        else:
+            actions, unsure = np.zeros(len(ids), dtype=np.int64), np.arange(len(ids))
         for i in unsure:
-            v, bank = int(vid[i]), int(ids[i])
-            moves = [A.STAND] * bool(stand_ok[v]) + [A.HIT] * bool(hit_ok[v])
-            mask = np.zeros(game.layout.size, dtype=np.int8)
-            mask[moves] = 1
-            action = int(self.agent.act(self.states.bank_state(views[v], bank, moves), mask))
-            if action not in moves:
+            action = self.agent.act(self.states.bank_state(view, int(ids[i]), legal), mask)
+            if int(action) not in legal:
                 names = game.layout.names
                 raise SolverError(f"agent {getattr(self.agent, 'spec', self.agent)!r} chose "
-                                  f"the illegal action {names[action]}; legal: "
-                                  + ", ".join(names[a] for a in moves))
-            actions[i] = action
+                                  f"the illegal action {names[int(action)]}; legal: "
+                                  + ", ".join(names[a] for a in legal))
+            actions[i] = int(action)
         return actions
 
 
 class _Network:
     """A :class:`~agents.learned.LearnedAgent`'s logits at spliced bank states, the first
     layer built incrementally (module docstring)."""
-
-    BASES = 4 * CHUNK
-    """Views whose template pre-activation is kept."""
 
     def __init__(self, agent: Any, spliced: Any) -> None:
         from agents.learned import LearnedAgent
@@ -186,34 +146,32 @@ class _Network:
         self.spliced = spliced
         self.weight = weight
         self.bias = bias
-        self.activation = _ACTIVATIONS[activation] if activation is not None else None
-        self.tail = LearnedAgent(agent.layers[1:], weight.shape[1])
-        """The layers after the first."""
-        self._bases: dict[View, np.ndarray] = {}
+        width = weight.shape[1]
+        # the layers from the first activation on: an identity layer carries the activation
+        # (x @ I + 0 is x to the bit)
+        self.tail = LearnedAgent([(np.eye(width), np.zeros(width), activation),
+                                  *agent.layers[1:]], width)
+        self._view: tuple[View, np.ndarray] | None = None
         self._parts: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     @classmethod
     def of(cls, agent: Any, spliced: Any) -> "_Network | None":
         from agents.learned import LearnedAgent
 
-        if type(agent) is not LearnedAgent or spliced is None or len(agent.layers) < 2 \
-                or agent.layers[0][2] not in (None, *_ACTIVATIONS):
+        if type(agent) is not LearnedAgent or spliced is None:
             return None
         return cls(agent, spliced)
 
     def _base(self, view: View) -> np.ndarray:
         """The template's pre-activation less its bank part's."""
-        got = self._bases.get(view)
-        if got is not None:
-            return got
-        if len(self._bases) >= self.BASES:
-            self._bases.clear()
+        if self._view is not None and self._view[0] == view:
+            return self._view[1]
         s = self.spliced
         t = s.template(view)
         x = t.vector.astype(np.float64)
         base = x @ self.weight + self.bias - self._part(t.bank, t.first)
         base -= x[s.shoe_index] * self.weight[s.shoe_index]
-        self._bases[view] = base
+        self._view = (view, base)
         return base
 
     def _part(self, bank: int, first: int) -> np.ndarray:
@@ -223,40 +181,24 @@ class _Network:
 
     def _parts_at(self, ids: np.ndarray, first: int) -> np.ndarray:
         """:meth:`_part` of each bank hand of ``ids`` (rows), kept by history slot."""
-        got = self._parts.get(first)
-        if got is None:
-            count = len(self.spliced.game.ms.size)
-            got = self._parts[first] = (np.zeros(count, dtype=bool),
-                                        np.zeros((count, self.weight.shape[1])))
-        known, parts = got
+        known, parts = self._parts.setdefault(
+            first, (np.zeros(len(self.spliced.game.ms.size), dtype=bool),
+                    np.zeros((len(self.spliced.game.ms.size), self.weight.shape[1]))))
         for b in ids[~known[ids]]:
             parts[b] = self._part(int(b), first)
             known[b] = True
         return parts[ids]
 
-    def decide(self, views: list[View], vid: np.ndarray, ids: np.ndarray
+    def decide(self, view: View, ids: np.ndarray, legal: list[int]
                ) -> tuple[np.ndarray, np.ndarray]:
-        """Stand or hit at ``(views[vid[i]], ids[i])``, and the rows too close to call."""
+        """Actions at ``(view, B)`` for ``B`` in ``ids``, and the rows too close to call."""
         s = self.spliced
-        present = np.unique(vid)
-        templates = {int(v): s.template(views[v]) for v in present}
-        pre = np.empty((len(ids), self.weight.shape[1]))
-        first = np.array([templates[int(v)].first for v in vid])
-        for f in np.unique(first):
-            rows = np.flatnonzero(first == f)
-            pre[rows] = self._parts_at(ids[rows], int(f))
-        bases = np.zeros((len(views), self.weight.shape[1]))
-        left = np.zeros(len(views), dtype=np.int64)
-        for v in present:
-            bases[v] = self._base(views[v])
-            left[v] = templates[int(v)].cards_left
-        pre += bases[vid]
-        pre += s.shoe_values(left[vid], ids).astype(np.float64)[:, None] \
-            * self.weight[s.shoe_index]
-        if self.activation is not None:
-            pre = self.activation(pre)
-        logits = self.tail.logits(pre)[:, [A.STAND, A.HIT]]
-        actions = np.where(logits[:, 1] > logits[:, 0], A.HIT, A.STAND).astype(np.int64)
+        t = s.template(view)
+        base = self._base(view)
+        pre = self._parts_at(ids, t.first) + base
+        pre += s.shoe_values(view, ids).astype(np.float64)[:, None] * self.weight[s.shoe_index]
+        logits = self.tail.logits(pre)[:, legal]
+        actions = np.asarray(legal)[np.argmax(logits, axis=1)]
         gap = np.abs(logits[:, 0] - logits[:, 1])
         unsure = np.flatnonzero(gap <= TIE_MARGIN * (1.0 + np.abs(logits).max(axis=1)))
         return actions, unsure

@@ -46,7 +46,7 @@ seen and out of the shoe, in the observation part of the vector.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -307,7 +307,6 @@ class SplicedBankStates:
             self._kinds = slice(kinds.start - base, kinds.stop - base)
             self._reveal = kinds.start - base + KIND_NAMES.index("reveal")
             self._own_seat = slices["history_0.seat"].start - base  # block 0: the bank
-        self._sizes = np.asarray(game.ms.size)
         self._templates: OrderedDict[View, _Template] = OrderedDict()
         self._banks: dict[int, _BankPart] = {}
 
@@ -318,7 +317,7 @@ class SplicedBankStates:
         x = t.vector.copy()
         x[self._own] = b.own
         x[self._seen] = t.seen + b.seen
-        x[self.shoe_index] = self.shoe_values(np.array([t.cards_left]), np.array([bank]))[0]
+        x[self.shoe_index] = self.shoe_values(view, np.array([bank]))[0]
         if self._history:
             rows = self._rows(x)
             rows[t.first:t.used] = 0.0
@@ -351,10 +350,11 @@ class SplicedBankStates:
             columns.append(np.arange(start, start + b.rows.size))
         return np.concatenate(columns), np.concatenate([b.own, b.seen, b.rows.ravel()])
 
-    def shoe_values(self, cards_left: np.ndarray, banks: np.ndarray) -> np.ndarray:
-        """``shoe_left`` (float32) with each bank hand of ``banks`` dealt behind a view
-        that left ``cards_left`` (its template's, per bank hand)."""
-        shoe = ((cards_left - self._sizes[banks]) * self._shoe_scale).astype(np.float32)
+    def shoe_values(self, view: View, banks: np.ndarray) -> np.ndarray:
+        """``shoe_left`` at ``(view, B)`` for each ``B`` of ``banks`` (float32)."""
+        t = self.template(view)
+        sizes = np.asarray(self.game.ms.size)[banks]
+        shoe = ((t.cards_left - sizes) * self._shoe_scale).astype(np.float32)
         return shoe if self._shoe_shift is None else shoe - self._shoe_shift
 
     # ------------------------------------------------------------ the replays
@@ -456,18 +456,16 @@ class InformationStatePolicy(AgentPolicy):
     def states(self, game: HeadsUpGame) -> InformationStates:
         return InformationStates(game)
 
-    def view_outcomes(self, game: HeadsUpGame, items: Sequence[tuple[View, list[int]]]
-                      ) -> list[np.ndarray]:
-        """The bank's result distribution behind each ``view`` of ``items`` for each of its
-        ``hands``, this agent playing the bank (:func:`evaluate.solver.bank_batch.view_outcomes`:
-        a level of bank hands of many views per call; each ``(view, B)`` decided as
-        :meth:`bank` decides it)."""
+    def view_outcomes(self, game: HeadsUpGame, view: View, hands: list[int]) -> np.ndarray:
+        """The bank's result distribution behind ``view`` for each of ``hands``, this agent
+        playing the bank (:func:`evaluate.solver.bank_batch.view_outcomes`: a level of bank
+        hands per call; each ``(view, B)`` decided as :meth:`bank` decides it)."""
         if self._batch is None or self._batch[0] is not game:
             states = self.states(game)
             self._batch = (game, BankDecisions(self.agent, states, states.spliced))
         decisions = self._batch[1]
         asked = decisions.queries
-        out = view_outcomes(game, items, decisions)
+        out = view_outcomes(game, view, hands, decisions)
         self.queries += decisions.queries - asked
         return out
 
