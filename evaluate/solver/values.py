@@ -255,11 +255,7 @@ class BankOutcomes:
                 if weights is None:
                     raise ValueError("BankOutcomes.compute: record needs the weights of the ends")
                 w = np.array([sum(weights[k] for k in by_hand[h]) for h in hands])
-            batched = getattr(self.policy, "view_outcomes", None)
-            if batched is not None and record is None:  # the policy plays a view at once
-                dist = batched(g, view, hands)
-            else:
-                dist = self._play(view, hands, w, record)
+            dist = self._play(view, hands, w, record)
             for i, h in enumerate(hands):
                 for k in by_hand[h]:
                     out[ends[k]] = dist[i]
