@@ -7,7 +7,7 @@ PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
-EXTRAS ?= dev,bench,train
+EXTRAS ?= dev,bench,train,play
 
 .PHONY: setup run typecheck test bench clean
 
@@ -26,7 +26,7 @@ run: $(STAMP)
 	$(BIN)/sette train
 
 # mypy over every module (settings in pyproject.toml's [tool.mypy]).
-TYPECHECKED := envs agents evaluate train benchmarks
+TYPECHECKED := envs agents play evaluate train benchmarks
 
 typecheck: $(STAMP)
 	$(BIN)/python -m mypy $(TYPECHECKED)
