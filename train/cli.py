@@ -6,7 +6,10 @@
     sette report RUN_DIR...              a Markdown report with tables and plots
     sette solve ev|best-response|...     exact heads-up values
     sette play                           simulate and show a few hands between scripted seats
+    sette play --human                   sit at the table yourself, in the terminal
+    sette watch --agents SPEC,...        watch agents play, with their action probabilities
     sette rules [PRESET|FILE]            list the presets, or print one as a TOML rules file
+    sette serve                          the browser table: private tables in a web page
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ COMMAND_MODULES: Final[dict[str, str]] = {
     "variants": "evaluate.eval_cli",
     "report": "evaluate.eval_cli",
     "solve": "evaluate.solver.cli",
+    "serve": "play.serve_cli",
 }
 """The module that registers each command beyond ``play`` and ``rules``.
 
@@ -37,7 +41,12 @@ Each module offers ``add_commands(subparsers)``; its handlers are
 ``func(args) -> int``."""
 
 def _play(args: argparse.Namespace) -> int:
-    """One table of ``--hands`` hands, seated and seeded as every table is (agents.seating)."""
+    """One table of ``--hands`` hands, seated and seeded as every table is (agents.seating);
+    with ``--human``, the terminal table (:mod:`play.play_cli`)."""
+    if args.human:
+        from play.play_cli import play_human
+
+        return play_human(args)
     from agents import Table, make_agent, model_label, resolve_spec
     from envs.render import transcript
 
@@ -103,6 +112,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                       help="agent spec or model path per seat (e.g. threshold:5 random "
                            "runs/RUN/player)")
     play.set_defaults(func=_play)
+    if command != "rules":
+        from play.play_cli import add_human_options
+
+        add_human_options(play)
     rules = sub.add_parser("rules", help="list presets and switches, or show one rule set")
     rules.add_argument("name", nargs="?",
                        help="preset name or rules .toml file: printed as a TOML rules file")

@@ -1,0 +1,53 @@
+"""``sette serve``: the browser table's server on this machine (issue 15, "Browser").
+
+    sette serve [--host 127.0.0.1] [--port 8000] [--history-dir sette-tables]
+
+Starts the ASGI app (:mod:`play.server`) under uvicorn and prints the page's
+address: open it, open a private table, send its link to friends. Every
+table writes its hand history to ``HISTORY_DIR/CODE.jsonl`` (one JSON line
+per hand, :mod:`play.history`), which ``play.history.replay`` plays back to
+the same chips. It listens on the loopback address unless ``--host`` says
+otherwise: a table's seats may hold ``model:PATH`` agents read from this
+machine's disk, so expose it to a network you trust only.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+
+def add_commands(subparsers: argparse._SubParsersAction) -> None:
+    """Add ``sette serve``."""
+    serve = subparsers.add_parser("serve", help="the browser table: private tables for friends "
+                                                "and agents, in a web page")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default: 127.0.0.1, this machine only)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    serve.add_argument("--history-dir", type=Path, default=Path("sette-tables"),
+                       help="folder for the tables' hand histories, CODE.jsonl "
+                            "(default: sette-tables)")
+    serve.add_argument("--max-tables", type=int, default=1000,
+                       help="tables open at once before new ones are refused (default: 1000)")
+    serve.set_defaults(func=_serve)
+
+
+def _serve(args: argparse.Namespace) -> int:
+    try:
+        import uvicorn
+
+        from play.server import create_app
+        from play.tables import TableRegistry
+    except ImportError as exc:
+        raise ValueError(f"sette serve needs the play extra ({exc.name} is missing): "
+                         "pip install 'sette-e-mezzo[play]'") from None
+    if not 0 <= args.port <= 65535:
+        raise ValueError(f"--port {args.port}: choose 0..65535")
+    if args.max_tables < 1:
+        raise ValueError(f"--max-tables {args.max_tables}: at least 1")
+    args.history_dir.mkdir(parents=True, exist_ok=True)
+    app = create_app(TableRegistry(history_dir=args.history_dir, max_tables=args.max_tables))
+    print(f"sette serve: open http://{args.host}:{args.port}/ to open a private table "
+          f"(hand histories in {args.history_dir}/); Ctrl-C stops", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    return 0
