@@ -46,6 +46,7 @@ from typing import Any, Final
 import numpy as np
 
 from agents.registry import make_agent, model_label, resolve_spec
+from agents.scripted import RandomAgent
 from agents.seating import role_policy, seed_seats
 from envs import actions as A
 from envs.engine import BET, PHASE_NAMES, Engine, Hand
@@ -264,6 +265,10 @@ class TableSession:
                             action_label(names[a], r.min_bet, e.actor, e.num_seats))
                 for a in e.legal_actions()]
 
+    def label(self, seat: int, name: str) -> str:
+        """Action ``name`` of ``seat`` in words (:func:`action_label`): ``bet 20``."""
+        return action_label(name, self.rules.min_bet, seat, self.engine.num_seats)
+
     def remaining(self, now: float | None = None) -> float | None:
         """Seconds left on the running timer (never below 0), None with no timer."""
         if self.deadline is None:
@@ -470,6 +475,8 @@ class TableSession:
         index = int(side.act(observation, mask))
         names = e.layout.names
         legal = e.legal_actions()
+        if isinstance(side, RandomAgent):
+            return index, {names[a]: 1.0 / len(legal) for a in legal}
         logits = getattr(side, "logits", None)
         if callable(logits):
             values = np.asarray(logits(observation), dtype=np.float64)[legal]

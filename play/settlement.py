@@ -93,10 +93,11 @@ def settlement_lines(events: Sequence[tuple], hands: Sequence[Sequence[Hand]],
         if kind == "ante":
             parts[e.seat].append(("ante", f"ante {e.amount} into the jackpot"))
         elif kind == "bust":
-            parts[e.seat].append(("bust", f"bust with {_points(e.total)} (stake {e.lost} "
-                                          f"to the bank)"))
             if e.seat == bank:
-                parts[bank][-1] = ("bank_bust", f"bank busts with {_points(e.total)}")
+                parts[bank].append(("bank_bust", f"busts with {_points(e.total)}"))
+            else:
+                parts[e.seat].append(("bust", f"bust with {_points(e.total)} (stake {e.lost} "
+                                              f"to the bank)"))
         elif kind == "lose":
             hand = hands[e.seat][e.hand_index]
             if hand.total == bank_total:
@@ -136,8 +137,11 @@ def settlement_lines(events: Sequence[tuple], hands: Sequence[Sequence[Hand]],
     lines = []
     for seat, seat_parts in parts.items():
         if seat == bank:
-            total = "?" if all(not up for up in bank_hand.face_up) else _points(bank_total)
-            seat_parts.insert(0, ("bank", f"held the bank ({total})"))
+            total = "?" if not any(bank_hand.face_up) else _points(bank_total)
+            if any(code == "bank_bust" for code, _ in seat_parts):
+                seat_parts.insert(0, ("bank", "held the bank"))
+            else:
+                seat_parts.insert(0, ("bank", f"held the bank ({total})"))
             cards: tuple[tuple[str | None, ...], ...] = (_shown(bank_hand),)
         elif seat not in order:
             seat_parts.insert(0, ("sat_out", "sat the hand out"))

@@ -1,0 +1,124 @@
+"""The terminal commands: ``sette play --human`` (sit at the table) and ``sette watch``.
+
+``sette play`` without ``--human`` is the transcript of scripted seats it
+always was (:mod:`train.cli`); ``--human`` seats you at seat ``--seat``
+beside the ``--opponents`` and opens the terminal table
+(:mod:`play.terminal`). ``sette watch`` shows agents playing
+(:mod:`play.watch`). This module imports no agent, engine or ``rich`` until
+a command runs, so building the parser stays light (``sette rules``).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+DEFAULT_OPPONENT = "threshold:5.5"
+"""The agent in every seat but yours when ``--opponents`` is not given."""
+
+
+def spec_list(words: Sequence[str] | None) -> list[str]:
+    """Agent specs given as ``A,B`` or ``A B`` (or both), in seat order."""
+    return [spec for word in words or () for spec in word.split(",") if spec]
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: a timer needs more than 0 seconds "
+                                         f"(--no-timer turns the timers off)")
+    return value
+
+
+def add_human_options(play: argparse.ArgumentParser) -> None:
+    """The ``--human`` options of ``sette play`` (none changes ``sette play`` without it)."""
+    group = play.add_argument_group("at the table yourself (--human)")
+    group.add_argument("--human", action="store_true",
+                       help="sit at the table: play your seat in the terminal against "
+                            "--opponents")
+    group.add_argument("--seat", type=int, default=0, help="your seat (default 0)")
+    group.add_argument("--opponents", nargs="+", metavar="SPEC,...",
+                       help=f"the agents in the other seats, in seat order, comma-separated "
+                            f"(any agent spec or model path; default: --seats - 1 times "
+                            f"{DEFAULT_OPPONENT}); sets the table's size")
+    group.add_argument("--history", metavar="FILE",
+                       help="write every hand to FILE, one JSON line per hand (replayable)")
+    group.add_argument("--no-timer", action="store_true",
+                       help="no turn timers (the Catalan app's 18 s to bet, 22 s to act)")
+    group.add_argument("--bet-timeout", type=_seconds, default=18.0, metavar="S",
+                       help="seconds to bet before the smallest stake is played (18)")
+    group.add_argument("--act-timeout", type=_seconds, default=22.0, metavar="S",
+                       help="seconds to act before stand (or pass) is played (22)")
+    group.add_argument("--deck", metavar="CARDS",
+                       help="for tests and lessons: cards on top of the shoe for the first "
+                            "hand, in draw order (e.g. '7o 2c Rc')")
+    group.add_argument("--bank", type=int, metavar="SEAT",
+                       help="for tests and lessons: the first bank's seat")
+
+
+def play_human(args: argparse.Namespace) -> int:
+    """``sette play --human``: the terminal table for one person."""
+    from play.session import HUMAN, TableSession
+    from play.terminal import play_in_terminal
+
+    if args.agents:
+        raise ValueError("--agents seats scripted players for a transcript; with --human "
+                         "name the other seats with --opponents")
+    opponents = spec_list(args.opponents) or [DEFAULT_OPPONENT] * (args.seats - 1)
+    seats = len(opponents) + 1
+    if not 0 <= args.seat < seats:
+        raise ValueError(f"--seat {args.seat} is not a seat of this table of {seats} "
+                         f"(seats 0..{seats - 1})")
+    players = list(opponents)
+    players.insert(args.seat, HUMAN)
+    session = TableSession(players, args.rules, seed=args.seed, hands=args.hands,
+                           bet_timeout=None if args.no_timer else args.bet_timeout,
+                           act_timeout=None if args.no_timer else args.act_timeout,
+                           history=args.history,
+                           deck=None if args.deck is None else args.deck.split(),
+                           bank=args.bank)
+    return play_in_terminal(session, args.seat, history=args.history)
+
+
+def _watch(args: argparse.Namespace) -> int:
+    from play.session import TableSession
+    from play.watch import watch
+
+    specs = spec_list(args.agents)
+    if len(specs) == 1:
+        specs = specs * args.seats
+    session = TableSession(specs, args.rules, seed=args.seed, hands=args.hands,
+                           bet_timeout=None, act_timeout=None, auto_agents=False)
+    watch(session, speed=args.speed)
+    return 0
+
+
+def _speed(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of actions per "
+                                         f"second") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: the speed is 0 (no pause) or more")
+    return value
+
+
+def add_commands(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    """Register ``sette watch``."""
+    watch = sub.add_parser("watch", help="watch agents play hand by hand, with the "
+                                         "probabilities learned agents give each action")
+    watch.add_argument("--agents", nargs="+", required=True, metavar="SPEC,...",
+                       help="one agent spec per seat, comma-separated (one spec: --seats "
+                            "copies of it); model paths too")
+    watch.add_argument("--rules", default="catalan", help="preset name or rules .toml file")
+    watch.add_argument("--seats", type=int, default=4,
+                       help="seats when one spec is given (default 4)")
+    watch.add_argument("--hands", type=int, default=3, help="hands to play (3)")
+    watch.add_argument("--seed", type=int, default=0)
+    watch.add_argument("--speed", type=_speed, default=2.0, metavar="S",
+                       help="actions per second (2; 0: no pause)")
+    watch.set_defaults(func=_watch)

@@ -1,0 +1,214 @@
+"""The terminal table: one person at a :class:`play.session.TableSession`, drawn with ``rich``.
+
+A line-based loop, no full-screen interface: before each of the person's
+decisions the table is drawn as their seat may see it (the session's
+:meth:`~play.session.TableSession.view`, so never another seat's face-down
+card nor the bank's before its turn, RULES.md §4), then the legal actions
+with their keys, and the prompt with the time left. The timer is enforced
+by a timed read (``select`` on the input): when it runs out the session
+plays the default (the smallest stake, or ``stand``) and the screen says
+so. What the other seats do is printed as it happens, each hand's
+settlement lines when it ends (:mod:`play.settlement`).
+
+Bad input — an unknown key, an illegal action, a stake above the chips —
+gets one line saying why and the prompt again. Ctrl-C (or end of input)
+leaves cleanly: the hand in play is written to the history as unfinished.
+"""
+
+from __future__ import annotations
+
+import datetime
+import os
+import select
+import time
+from collections.abc import Sequence
+from typing import IO, Any
+
+from rich.console import Console, Group
+from rich.table import Table
+from rich.text import Text
+
+from play.session import ActionRefused, Change, TableSession
+
+BACK = "##"
+"""A card the viewer may not see."""
+
+
+def card_text(name: str | None, own_hidden: bool) -> str:
+    """A card as drawn: its name, ``##`` for a back, ``[7o]`` for the viewer's own face-down card."""
+    if name is None:
+        return BACK
+    return f"[{name}]" if own_hidden else name
+
+
+def table_renderable(view: dict[str, Any]) -> Group:
+    """The table of one view (:meth:`TableSession.view`): a header line and a row per seat."""
+    limit = f"/{view['max_hands']}" if view["max_hands"] else ""
+    head = (f"hand {view['hand']}{limit} · {view['phase']} · bank: seat {view['bank']} · "
+            f"jackpot {view['jackpot']} · shoe {view['shoe']}")
+    if view["over"]:
+        head = f"table over after {view['hand']} hands · jackpot {view['jackpot']}"
+    grid = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    for column in ("", "seat", "who", "chips", "bet", "cards", "total", "status"):
+        grid.add_column(column)
+    for seat in view["seats"]:
+        who = ("you" if seat["is_viewer"] else seat["name"]) + (" (bank)" if seat["is_bank"]
+                                                                else "")
+        marker = ">" if seat["acting"] else ""
+        if seat["last_hand_net"] is not None:
+            rows = [("", f"last hand {seat['last_hand_net']:+d}", "", "")]
+        elif seat["sitting_out"]:
+            rows = [("", "sitting out", "", "")]
+        else:
+            rows = [("" if seat["is_bank"] else str(hand["bet"]),
+                     " ".join(card_text(n, h) for n, h in zip(hand["cards"], hand["own_hidden"]))
+                     or "-", hand["total_text"], hand["status"]) for hand in seat["hands"]]
+        for bet, cards, total, status in rows or [("", "-", "", "")]:
+            grid.add_row(Text(marker), Text(str(seat["seat"])), Text(who),
+                         Text(str(seat["chips"])), Text(bet), Text(cards), Text(total),
+                         Text(status), style="bold" if seat["is_viewer"] else None)
+    return Group(Text(head, style="bold"), grid)
+
+
+def legal_text(view: dict[str, Any]) -> Text:
+    """The viewer's legal actions with their keys: ``s stand · h hit``."""
+    return Text(" · ".join(f"{a['key']} {a['label']}" for a in view["legal"]))
+
+
+def settlement_text(lines: Sequence[dict[str, Any]]) -> Text:
+    """A finished hand's settlement lines, each with the seat's hands as shown."""
+    out = []
+    for line in lines:
+        shown = " | ".join(" ".join(card_text(c, False) for c in hand) for hand in line["cards"])
+        out.append(f"  {line['text']}" + (f"   [{shown}]" if shown else ""))
+    return Text("\n".join(out))
+
+
+class LineReader:
+    """Lines from a file descriptor, read with a timeout (``select``), buffered by hand.
+
+    Reading the descriptor directly keeps ``select`` truthful: no line waits
+    unseen in a Python buffer while ``select`` says nothing is there.
+    """
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self._pending = b""
+
+    def readline(self, timeout: float | None) -> str | None:
+        """The next line without its newline; None if ``timeout`` seconds pass first.
+
+        Raises ``EOFError`` at the end of the input.
+        """
+        end = None if timeout is None else time.monotonic() + timeout
+        while b"\n" not in self._pending:
+            wait = None if end is None else max(0.0, end - time.monotonic())
+            ready, _, _ = select.select([self.fd], [], [], wait)
+            if not ready:
+                return None
+            chunk = os.read(self.fd, 4096)
+            if not chunk:
+                if self._pending:
+                    line, self._pending = self._pending, b""
+                    return line.decode("utf-8", "replace").strip()
+                raise EOFError
+            self._pending += chunk
+        line, _, self._pending = self._pending.partition(b"\n")
+        return line.decode("utf-8", "replace").strip()
+
+
+class TerminalTable:
+    """Play ``session`` from ``seat`` in the terminal until the table is over or the player leaves."""
+
+    def __init__(self, session: TableSession, seat: int, console: Console | None = None,
+                 reader: LineReader | None = None, history: str | None = None) -> None:
+        if seat not in session.humans:
+            raise ValueError(f"seat {seat} is not a human seat (human seats: "
+                             f"{', '.join(map(str, session.humans))})")
+        self.session = session
+        self.seat = seat
+        self.console = console or Console(highlight=False)
+        self.reader = reader or LineReader(0)
+        self.history = history
+        self._changes: list[Change] = []
+        session.subscribe(self._changes.append)
+
+    def run(self) -> int:
+        """The session loop; 0 once the table is over, 130 when the player left (Ctrl-C)."""
+        try:
+            self._report()
+            while not self.session.over:
+                self._decide()
+                self._report()
+        except (KeyboardInterrupt, EOFError):
+            self.session.close()
+            self.console.print()
+            self.console.print(Text("You left the table." + self._saved()))
+            return 130
+        self._finish()
+        return 0
+
+    def _saved(self) -> str:
+        return f" Hand history saved to {self.history}." if self.history else ""
+
+    def _decide(self) -> None:
+        """Draw the table, prompt, and play the player's input (or the timer's default)."""
+        session = self.session
+        view = session.view(self.seat)
+        console = self.console
+        console.print(table_renderable(view))
+        console.print(Text("Your cards in [brackets] are face down: only you see them. "
+                           "## is a card you may not see.", style="dim"))
+        console.print(Text("Actions: ") + legal_text(view))
+        while not session.over and session.actor == self.seat:
+            left = session.remaining()
+            if left is None:
+                prompt = "your move> "
+            else:
+                until = (datetime.datetime.now() + datetime.timedelta(seconds=left))
+                prompt = f"your move ({left:.0f} s left, until {until:%H:%M:%S})> "
+            console.print(Text(prompt), end="")
+            line = self.reader.readline(left)
+            if line is None:
+                before = session.default_action()
+                label = next(a.label for a in session.legal() if a.id == before)
+                if session.tick():
+                    console.print()
+                    console.print(Text(f"Time is up: the timer played {label} for you."))
+                    return
+                continue
+            if not line:
+                continue
+            try:
+                session.act(self.seat, line)
+            except ActionRefused as refused:
+                console.print(Text(f"Refused: {refused}"))
+                continue
+            return
+
+    def _report(self) -> None:
+        """Print what happened since the last prompt: the actions and finished hands."""
+        changes, self._changes[:] = list(self._changes), []
+        for change in changes:
+            if change.kind == "action" and change.decision is not None:
+                d = change.decision
+                who = "you" if d.seat == self.seat else f"seat {d.seat} ({self.session.names[d.seat]})"
+                note = " (timer)" if d.how == "timeout" else ""
+                self.console.print(Text(f"  {who}: {self.session.label(d.seat, d.name)}{note}"))
+            elif change.kind == "hand_over":
+                self.console.print(Text("Hand over:", style="bold"))
+                self.console.print(settlement_text([line.to_dict()
+                                                    for line in change.settlement]))
+
+    def _finish(self) -> None:
+        view = self.session.view(self.seat)
+        self.console.print(table_renderable(view))
+        chips = ", ".join(f"seat {s['seat']} {s['chips']}" for s in view["seats"])
+        self.console.print(Text(f"Table over. Final chips: {chips}." + self._saved()))
+
+
+def play_in_terminal(session: TableSession, seat: int, history: str | None = None,
+                     stream: IO[str] | None = None) -> int:
+    """Run :class:`TerminalTable` for ``seat`` on standard input and output; its exit status."""
+    fd = 0 if stream is None else stream.fileno()
+    return TerminalTable(session, seat, reader=LineReader(fd), history=history).run()
