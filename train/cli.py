@@ -31,6 +31,7 @@ COMMAND_MODULES: Final[dict[str, str]] = {
     "report": "evaluate.eval_cli",
     "solve": "evaluate.solver.cli",
     "serve": "play.serve_cli",
+    "watch": "play.play_cli",
 }
 """The module that registers each command beyond ``play`` and ``rules``.
 
