@@ -434,7 +434,7 @@ class TableSession:
         """End the session: the hand in play is written as unfinished, the history closed."""
         if self.closed:
             return
-        if not self.engine.over and self._writer is not None and self.decisions:
+        if not self.engine.over and self._writer is not None:
             self._writer.write(self._hand_record(finished=False))
         if self._writer is not None:
             self._writer.close()
