@@ -177,12 +177,24 @@ class _Human:
         raise SessionError("a human seat acts through TableSession.act")
 
 
+def _seat_policy(player: str | Policy, rules: Rules) -> Policy:
+    """The policy of one seat: :data:`HUMAN`, an agent spec, or an agent already made."""
+    if player == HUMAN:
+        return _Human()
+    if isinstance(player, str):
+        return make_agent(resolve_spec(player), rules=rules)
+    if not callable(getattr(player, "act", None)):
+        raise SessionError(f"a seat takes 'human', an agent spec or an agent with act(), "
+                           f"got {player!r}")
+    return player
+
+
 class TableSession:
     """One table of humans and agents (module docstring).
 
-    ``players``: one spec per seat, 2..8 seats — :data:`HUMAN` for a person,
+    ``players``: one per seat, 2..8 seats — :data:`HUMAN` for a person,
     else any agent spec (``threshold:5.5``, ``careful``, a model path,
-    ``PLAYER|BANK``). ``rules``: a preset name, a rules file, a mapping or
+    ``PLAYER|BANK``) or an agent already made (a loaded model). ``rules``: a preset name, a rules file, a mapping or
     :class:`Rules`. ``seed`` deals the table; ``hands`` is the hand limit
     (``None``: until no seat can hold the bank); ``deck``, ``bank`` and
     ``chips`` go to ``Engine.reset`` (a stacked first hand, for tests and
@@ -191,7 +203,7 @@ class TableSession:
     :meth:`advance`, as ``sette watch`` does to pace them).
     """
 
-    def __init__(self, players: Sequence[str], rules: Rules | str | Path | None = "catalan",
+    def __init__(self, players: Sequence[str | Policy], rules: Rules | str | Path | None = "catalan",
                  *, seed: int = 0, hands: int | None = 10,
                  bet_timeout: float | None = BET_TIMEOUT,
                  act_timeout: float | None = ACT_TIMEOUT,
@@ -201,7 +213,7 @@ class TableSession:
                  auto_agents: bool = True) -> None:
         if not MIN_SEATS <= len(players) <= MAX_SEATS:
             raise SessionError(f"a table seats {MIN_SEATS}..{MAX_SEATS} players, got "
-                               f"{len(players)}: {', '.join(players) or 'none'}")
+                               f"{len(players)}: {', '.join(map(str, players)) or 'none'}")
         for name, value in (("bet_timeout", bet_timeout), ("act_timeout", act_timeout)):
             if value is not None and not (isinstance(value, (int, float)) and value > 0
                                           and math.isfinite(value)):
@@ -210,12 +222,11 @@ class TableSession:
         self.rules = Rules.resolve(rules)
         self.engine = Engine(self.rules, len(players), max_hands=hands)
         self.observer = Observer(self.engine)
-        self.specs = [HUMAN if p == HUMAN else resolve_spec(p) for p in players]
-        self.policies: list[Policy] = [
-            _Human() if spec == HUMAN else make_agent(spec, rules=self.rules)
-            for spec in self.specs]
-        self.humans = tuple(s for s, spec in enumerate(self.specs) if spec == HUMAN)
-        self.names = [spec if spec == HUMAN else model_label(spec) for spec in self.specs]
+        self.policies: list[Policy] = [_seat_policy(p, self.rules) for p in players]
+        self.specs = [getattr(p, "spec", type(p).__name__) for p in self.policies]
+        self.humans = tuple(s for s, p in enumerate(self.policies) if isinstance(p, _Human))
+        self.names = [HUMAN if isinstance(p, _Human) else model_label(spec)
+                      for p, spec in zip(self.policies, self.specs)]
         self.seed = seed
         self.bet_timeout = bet_timeout
         self.act_timeout = act_timeout

@@ -130,7 +130,8 @@ class TerminalTable:
         self.console = console or Console(highlight=False)
         self.reader = reader or LineReader(0)
         self.history = history
-        self._changes: list[Change] = []
+        # the hand's actions so far (agents who bet before the first prompt), then each change
+        self._changes: list[Change] = [Change("action", d) for d in session.decisions]
         session.subscribe(self._changes.append)
 
     def run(self) -> int:

@@ -10,8 +10,11 @@ from __future__ import annotations
 import json
 import re
 
+import numpy as np
 import pytest
 
+from agents.learned import LearnedAgent
+from envs.engine import Engine
 from play.history import HistoryError, read_history, replay
 from play.session import ActionRefused, Change, SessionError, TableSession
 
@@ -204,3 +207,29 @@ def test_settlement_natural_jackpot_and_the_bank_passed():
     assert player.cards == (("7o", "Rc"),)
     assert bank.reasons == ("bank", "bank_passed") and "passes to seat 0" in bank.text
     assert session.view(0)["bank"] == 0
+
+
+# ------------------------------------------------------------------ agents' probabilities
+def test_a_learned_agent_gives_the_softmax_of_its_legal_logits_a_scripted_one_its_choice():
+    size = TableSession(["threshold:5.5", "threshold:5.5"], "catalan",
+                        hands=1).observer.observe(0).shape[0]
+    rng = np.random.default_rng(0)
+    actions = Engine("catalan", 2).layout.size
+    model = LearnedAgent([(rng.normal(size=(size, 16)), rng.normal(size=16), "tanh"),
+                          (rng.normal(size=(16, actions)), rng.normal(size=actions), None)],
+                         size, "test")
+    session = TableSession([model, "threshold:5.5"], "catalan", seed=4, hands=2,
+                           auto_agents=False)
+    decisions = []
+    session.subscribe(lambda change: decisions.append(change.decision))
+    session.advance()
+    learned = [d for d in decisions if d is not None and d.seat == 0]
+    scripted = [d for d in decisions if d is not None and d.seat == 1]
+    assert learned and scripted
+    for d in learned:
+        probabilities = np.array(list(d.probabilities.values()))
+        assert probabilities.sum() == pytest.approx(1.0)
+        assert max(d.probabilities, key=d.probabilities.get) == d.name  # it plays its best
+        assert 0 < probabilities.min() and probabilities.max() < 1
+    for d in scripted:
+        assert d.probabilities[d.name] == 1.0 and sum(d.probabilities.values()) == 1.0

@@ -85,3 +85,14 @@ def test_timers_fire_bad_input_is_refused_and_ctrl_c_saves_the_history(tmp_path)
     records = read_history(history)
     assert records[0]["finished"] and records[0]["actions"][0] == [0, "bet_1", "timeout"]
     assert replay(history) == records[-1]["chips"]
+
+
+def test_sette_watch_shows_each_action_with_its_probabilities(capsys):
+    from train.cli import main
+
+    assert main(["watch", "--agents", "random,threshold:5.5,threshold:5.5", "--rules", "pagat",
+                 "--hands", "1", "--speed", "0", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "seat 0 (random): stand       [stand 0.50 · hit 0.50]" in out  # its uniform draw
+    assert re.search(r"seat [12] \(threshold:5.5\): (\w+) +\[\1 1\.00", out)  # its choice
+    assert "Hand 1 over:" in out and "Table over after 1 hands." in out
