@@ -54,6 +54,14 @@ def test_no_leak_two_deals_differing_in_a_hidden_card_give_the_same_view():
     assert one.view(1) != two.view(1)  # control: the card's owner does see it
 
 
+def test_the_bank_does_not_see_its_own_face_down_card_before_its_turn():
+    session = _humans("catalan", "7o 5c 4b", bank=1)
+    session.act(0, "bet_1")
+    assert session.view(1)["seats"][1]["hands"][0]["cards"] == [None]  # RULES.md §4.1
+    session.act(0, "stand")  # the bank's turn: its card is turned up for everyone
+    assert session.view(0)["seats"][1]["hands"][0]["cards"] == ["5c"]
+
+
 def test_only_the_seat_to_act_is_given_legal_actions_and_a_deadline():
     session = TableSession(["human", "human", "threshold:5.5"], "catalan", deck=["7o", "5c"],
                            bank=2, hands=1, clock=lambda: 100.0)
