@@ -1,0 +1,325 @@
+"""The browser table's server over its socket (play/server.py, play/tables.py; issue 15).
+
+Driven with Starlette's TestClient (no network, no browser): a private table
+is opened and joined by its code, each seat plays through its own token, and
+every bad input — a malformed message, an unknown type, an action out of
+turn, another seat's action, a wrong code or token — gets a clear error and
+changes nothing. A seat's wire view never holds another seat's face-down card
+(RULES.md §4.1): two deals that differ only in that card send it the same
+bytes, while the control, the card's owner, is sent different ones.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import warnings
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("fastapi")
+with warnings.catch_warnings():  # Starlette's note that it prefers httpx2 to httpx
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from fastapi.testclient import TestClient  # noqa: E402
+
+from play.history import read_history, replay  # noqa: E402
+from play.server import create_app  # noqa: E402
+from play.tables import PrivateTable, TableOptions, TableRegistry  # noqa: E402
+
+DECK = "7o 4c Rb 3e 2e 5b 6b 1o".split()
+"""Seat 0 gets 7o, seat 1 the face-down 4c, the bank (seat 2) Rb; seat 1's hit draws 3e."""
+
+
+class Clock:
+    """Time moved by hand: the tables' timers read it."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def client(tmp_path: Path, clock: Clock) -> Iterator[TestClient]:
+    app = create_app(TableRegistry(history_dir=tmp_path, clock=clock))
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def open_table(client: TestClient, **options: Any) -> tuple[PrivateTable, str]:
+    """A table opened in the app's own loop, as ``POST /api/tables`` does; its opener's token."""
+    tables: TableRegistry = client.app.state.tables  # type: ignore[attr-defined]
+
+    async def go() -> tuple[PrivateTable, str]:
+        table, _seat, token = tables.open(TableOptions(**options))
+        table.launch()
+        return table, token
+
+    assert client.portal is not None
+    return client.portal.call(go)
+
+
+def timer_fired(client: TestClient, table: PrivateTable) -> bool:
+    """Wake the table's task at the clock's time; True if its timer played a default."""
+    assert client.portal is not None
+    return client.portal.call(_timer_fired, table)
+
+
+async def _timer_fired(table: PrivateTable) -> bool:
+    assert table.session is not None
+    before = table.session.version
+    table.wake()
+    for _ in range(40):
+        await asyncio.sleep(0.005)
+        if table.session.version != before:
+            return True
+    return False
+
+
+def scripted(client: TestClient, deck: list[str] = DECK) -> tuple[PrivateTable, str, str]:
+    """Two people and a threshold bank on a stacked deck, no timers: the table and both tokens."""
+    table, token0 = open_table(client, seats=("human", "human", "threshold:5.5"), hands=2,
+                               seed=3, deck=tuple(deck), bank=2, bet_timeout=None,
+                               act_timeout=None)
+    _seat, token1 = table.claim_seat()
+    return table, token0, token1
+
+
+class Seat:
+    """One seat's socket. The server pushes a view after every change (and may send one
+    view twice), so a reply is read up to the message it answers, by the session's version."""
+
+    def __init__(self, ws: Any, table: PrivateTable) -> None:
+        self.ws = ws
+        self.table = table
+        self.views: dict[int, str] = {}
+        """Every view this socket was sent, by the session's version, as JSON text."""
+
+    def _version(self) -> int:
+        return -1 if self.table.session is None else self.table.session.version
+
+    def _until(self, done: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+        while True:
+            message = self.ws.receive_json()
+            if message["type"] == "view" and message["view"] is not None:
+                text = json.dumps(message["view"], sort_keys=True)
+                assert self.views.setdefault(message["view"]["version"], text) == text
+            if done(message):
+                return message
+
+    def hello(self, token: str) -> dict[str, Any]:
+        self.ws.send_json({"type": "hello", "token": token})
+        message = self._until(lambda m: True)
+        assert message["type"] == "view", message
+        return message
+
+    def send(self, message: dict[str, Any] | str) -> dict[str, Any]:
+        """Send ``message``; the error it got, or the view of the change it made."""
+        before = self._version()
+        self.ws.send_text(message if isinstance(message, str) else json.dumps(message))
+        return self._until(lambda m: m["type"] == "error" or (
+            m["view"] is not None and m["view"]["version"] > before))
+
+    def act(self, action: str) -> dict[str, Any]:
+        return self.send({"type": "act", "action": action})
+
+    def refused(self, message: dict[str, Any] | str) -> str:
+        """Send ``message``, which the server must refuse: its error text."""
+        self.ws.send_text(message if isinstance(message, str) else json.dumps(message))
+        return str(self._until(lambda m: m["type"] == "error")["message"])
+
+    def view(self) -> dict[str, Any]:
+        """The seat's view now."""
+        self.ws.send_json({"type": "ping"})
+        now = self._version()
+        message = self._until(lambda m: m["type"] == "view" and (
+            m["view"] is None or m["view"]["version"] == now))
+        return message
+
+
+def connect(client: TestClient, table: PrivateTable) -> Any:
+    return client.websocket_connect(f"/ws/{table.code}")
+
+
+# -- opening and joining ---------------------------------------------------------------------
+def test_open_a_table_and_join_it_by_its_code(client: TestClient) -> None:
+    opened = client.post("/api/tables", json={"rules": "catalan", "hands": 3,
+                                              "seats": ["human", "human", "careful"]}).json()
+    other = client.post("/api/tables", json={"seats": ["human", "random"]}).json()
+    assert opened["seat"] == 0 and len(opened["code"]) >= 22 and opened["code"] != other["code"]
+    assert opened["link"] == f"/table/{opened['code']}"
+    assert opened["seat_link"] == f"/table/{opened['code']}#{opened['token']}"
+    info = client.get(f"/api/tables/{opened['code']}").json()
+    assert info["free_seats"] == [1] and not info["started"]
+    assert info["seats"][2] == {"seat": 2, "kind": "agent", "agent": "careful", "held": True}
+    joined = client.post(f"/api/tables/{opened['code']}/seats").json()
+    assert joined["seat"] == 1 and joined["token"] != opened["token"]
+    assert client.get(f"/api/tables/{opened['code']}").json()["started"]  # every seat held
+    full = client.post(f"/api/tables/{opened['code']}/seats")
+    assert full.status_code == 409 and "every human seat is taken" in full.json()["detail"]
+    assert client.get("/").status_code == 200 and "table.js" in client.get("/").text
+    assert client.get("/static/table.js").status_code == 200
+
+
+@pytest.mark.parametrize("body, words", [
+    ({"rules": "poker"}, "not a preset; choose one of catalan"),
+    ({"seats": ["human"]}, "1 seats: a catalan table has 2 to 8 seats"),
+    ({"seats": ["human"] + ["random"] * 8}, "9 seats"),
+    ({"seats": ["random", "careful"]}, "no human seat"),
+    ({"seats": ["human", "bogus:1"]}, "seat 1:"),
+    ({"hands": 0}, "hands 0"),
+])
+def test_a_bad_table_is_refused_by_name(client: TestClient, body: dict[str, Any],
+                                        words: str) -> None:
+    reply = client.post("/api/tables", json=body)
+    assert reply.status_code == 400 and words in reply.json()["detail"]
+    assert client.app.state.tables.tables == {}  # type: ignore[attr-defined]
+
+
+def test_a_wrong_table_code_gets_a_clear_error(client: TestClient) -> None:
+    assert "no table has the code 'nope'" in client.get("/api/tables/nope").json()["detail"]
+    assert client.post("/api/tables/nope/seats").status_code == 404
+    with client.websocket_connect("/ws/nope") as ws:
+        assert "no table has the code 'nope'" in ws.receive_json()["message"]
+
+
+def test_a_seat_token_opens_its_own_seat_only(client: TestClient) -> None:
+    table, token0, token1 = scripted(client)
+    other, other_token = open_table(client, seats=("human", "random"), bet_timeout=None,
+                                    act_timeout=None)
+    for code, token in [(table.code, "guess"), (table.code, other_token), (table.code, None),
+                        (other.code, token0)]:
+        with client.websocket_connect(f"/ws/{code}") as ws:
+            ws.send_json({"type": "hello", "token": token})
+            assert "this seat token opens no seat" in ws.receive_json()["message"]
+    with connect(client, table) as ws:
+        ws.send_json({"type": "act", "action": "bet_1"})  # no hello first
+        assert "the first message is" in ws.receive_json()["message"]
+    with connect(client, table) as ws0, connect(client, table) as ws1:
+        assert Seat(ws0, table).hello(token0)["view"]["seat"] == 0
+        assert Seat(ws1, table).hello(token1)["view"]["seat"] == 1
+
+
+# -- bad input changes nothing ---------------------------------------------------------------
+BAD_MESSAGES = [
+    ("{not json", "malformed message: not JSON"),
+    ("[1, 2]", "send a JSON object"),
+    ('{"type": "fold"}', "unknown message type 'fold': send one of act, start, ping"),
+    ('{"type": "act"}', "an act message names its action"),
+    ('{"type": "act", "action": "bet_3"}', "'bet_3' is not an action; choose one of"),
+    ('{"type": "act", "action": "stand"}', "stand is not legal now; choose one of"),
+    ('{"type": "act", "action": [1]}', "action [1]: name an action"),
+    ('{"type": "act", "action": "5000"}', "a stake of 5000 is above your"),
+    ('{"type": "act", "action": "bet_1", "seat": 1}', "this connection plays seat 0 only"),
+    ('{"type": "ping", "seat": 1}', "this connection plays seat 0 only"),
+    ('{"type": "act", "action": "' + "x" * 5000 + '"}', "at most 4096"),
+]
+
+
+def test_bad_input_gets_a_clear_error_and_changes_nothing(client: TestClient) -> None:
+    table, token0, token1 = scripted(client)
+    assert table.session is not None
+    with connect(client, table) as ws0, connect(client, table) as ws1:
+        seat0, seat1 = Seat(ws0, table), Seat(ws1, table)
+        before = seat0.hello(token0)["view"]
+        seat1.hello(token1)
+        assert before["your_turn"] and before["phase"] == "bet"
+        for text, words in BAD_MESSAGES:
+            assert words in seat0.refused(text), text
+        # out of turn, and another seat's action, from seat 1's own socket
+        assert "it is seat 0's turn" in seat1.refused({"type": "act", "action": "bet_1"})
+        assert "this connection plays seat 1 only" in seat1.refused(
+            {"type": "act", "action": "bet_1", "seat": 0})
+        assert seat0.view()["view"] == before
+        assert table.session.decisions == [] and table.session.version == before["version"]
+        after = seat0.act("bet_1")  # and the seat's legal action is taken
+        assert after["type"] == "view" and after["view"]["actions"] == [
+            {"seat": 0, "name": "bet_1", "how": "human"}]
+
+
+def test_a_table_waits_for_its_players_or_for_start(client: TestClient) -> None:
+    table, token = open_table(client, seats=("human", "human", "random"), seed=2, bank=2,
+                              bet_timeout=None, act_timeout=None)
+    with connect(client, table) as ws:
+        seat = Seat(ws, table)
+        first = seat.hello(token)
+        assert first["view"] is None and first["table"]["free_seats"] == [1]
+        assert "has not started" in seat.refused({"type": "act", "action": "bet_1"})
+        started = seat.send({"type": "start"})
+        assert started["table"]["started"] and started["view"]["your_turn"]
+        assert started["table"]["free_seats"] == [1]  # the free seat plays by its timer
+
+
+# -- what the wire carries -------------------------------------------------------------------
+def _wire(client: TestClient, deck: list[str]) -> tuple[dict[int, str], dict[int, str]]:
+    """Every view each seat's socket was sent while seat 1 still holds its face-down card."""
+    table, token0, token1 = scripted(client, deck)
+    with connect(client, table) as ws0, connect(client, table) as ws1:
+        seats = (Seat(ws0, table), Seat(ws1, table))
+        seats[0].hello(token0)
+        seats[1].hello(token1)
+        for seat, action in [(0, "bet_1"), (1, "bet_2"), (0, "stand"), (1, "hit")]:
+            assert seats[seat].act(action)["type"] == "view"
+            for other in seats:
+                other.view()
+    return seats[0].views, seats[1].views
+
+
+def test_a_wire_view_never_holds_another_seats_face_down_card(client: TestClient) -> None:
+    seat0_a, seat1_a = _wire(client, DECK)
+    changed = ["1c" if card == "4c" else card for card in DECK]
+    seat0_b, seat1_b = _wire(client, changed)  # only seat 1's face-down card differs
+    assert len(seat0_a) >= 5 and seat0_a == seat0_b  # seat 0 is sent the same views
+    assert seat1_a != seat1_b  # the control: the card's owner sees it
+    assert all('"4c"' not in view for view in seat0_a.values())
+    assert any('"4c"' in view for view in seat1_a.values())
+    assert not any('"Rb"' in view for view in [*seat0_a.values(), *seat1_a.values()])
+    # the bank's face-down card, before the bank's turn
+
+
+def test_a_closed_tab_plays_by_the_timer_and_rejoins_by_its_seat_link(
+        client: TestClient, clock: Clock, tmp_path: Path) -> None:
+    table, token = open_table(client, seats=("human", "threshold:5.5"), hands=2, seed=5,
+                              deck=("4o", "Rb", "3c", "2c", "5e", "6e"), bank=1,
+                              bet_timeout=18.0, act_timeout=22.0)
+    with connect(client, table) as ws:
+        first = Seat(ws, table).hello(token)
+        assert first["view"]["your_turn"] and first["seconds_left"] == 18.0
+    clock.now += 17.5  # the tab is closed; not yet
+    assert not timer_fired(client, table)
+    clock.now += 1.0  # the bet timer runs out: the smallest stake
+    assert timer_fired(client, table)
+    clock.now += 22.5  # and the act timer: stand
+    assert timer_fired(client, table)
+    with connect(client, table) as ws:
+        back = Seat(ws, table).hello(token)  # the seat link brings the player back
+        assert back["seat"] == 0 and back["view"]["hand"] == 2 and back["view"]["your_turn"]
+    first_hand = read_history(tmp_path / f"{table.code}.jsonl")[0]
+    assert [a for a in first_hand["actions"] if a[0] == 0] == [[0, "bet_1", "timeout"],
+                                                              [0, "stand", "timeout"]]
+
+
+def test_a_session_played_over_the_socket_replays_to_the_same_chips(
+        client: TestClient, tmp_path: Path) -> None:
+    table, token = open_table(client, seats=("human", "careful", "random"), hands=3, seed=11,
+                              bet_timeout=None, act_timeout=None)
+    with connect(client, table) as ws:
+        seat = Seat(ws, table)
+        message = seat.hello(token)
+        while not message["view"]["over"]:
+            legal = [a["name"] for a in message["view"]["legal"]]
+            assert legal, message["view"]
+            message = seat.act("stand" if "stand" in legal else legal[0])
+            assert message["type"] == "view", message
+        chips = [s["chips"] for s in message["view"]["seats"]]
+    assert replay(tmp_path / f"{table.code}.jsonl") == chips
+    assert len(read_history(tmp_path / f"{table.code}.jsonl")) == 3
