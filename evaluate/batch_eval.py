@@ -59,11 +59,15 @@ from envs.policy import Policy
 from envs.rules import Rules
 from evaluate.ev import Tally
 
-__all__ = ["BLOCK_TABLES", "batch_seats", "batch_tournament", "play_batched", "play_tables",
-           "threshold_seats"]
+__all__ = ["BLOCK_TABLES", "batch_refusal", "batch_seats", "batch_tournament", "play_batched",
+           "play_counts", "play_tables", "say_once", "threshold_seats"]
 
 _PLAYER, _BANK = 0, 1
 """Role indices of a Tally (:data:`evaluate.ev.ROLE_NAMES`)."""
+_CHIPS, _HANDS = 0, 1
+"""The first two fields of the tournament (:data:`evaluate.tournament.FIELDS`), a Tally's."""
+_EPS = 1e-9
+"""A result nearer zero than this is a push (:func:`evaluate.tournament._count_hand`)."""
 BLOCK_TABLES = 8192
 """Tables the compiled engine plays at once (memory grows with it; speed stops growing)."""
 
@@ -129,7 +133,7 @@ def play_batched(rules: Rules, num_seats: int,
     fused = all(t is not None for t in by_lineup.values())
     if not required and not (fused or batch_seats(seated)):
         return None  # seats without kernels are asked faster on the scalar engine
-    if not _supported(rules, required):
+    if not _supported(rules, num_seats, required):
         return None
     if fused:
         from evaluate.tournament import CHIPS, HANDS
@@ -146,64 +150,130 @@ def play_batched(rules: Rules, num_seats: int,
         counts = _fused_counts(rules, num_seats, table_seeds(seed, tables), banks,
                                thresholds, table_hands)
         return Tally(counts[..., CHIPS].copy(), counts[..., HANDS].copy(), seed)
-    from envs.batch.engine import BatchEngine
-
-    recall = any(getattr(role_policy(p, role), "observation_type", "observation")
-                 == "information_state" for p in seated for role in ("player", "bank"))
-    engine = BatchEngine(rules, num_seats, min(tables, BLOCK_TABLES), max_hands=table_hands,
-                         information_state=recall)
-    return play_tables(engine, seats, hands, seed, bank)
+    return play_tables(_engine(rules, num_seats, tables, table_hands, seated), seats, hands,
+                       seed, bank)
 
 
-def _supported(rules: Rules, required: bool) -> bool:
-    """Whether the compiled engine plays ``rules``; when ``required``, why not is raised."""
-    from envs.batch.engine import check_supported
+def batch_refusal(rules: Rules, num_seats: int) -> str | None:
+    """Why the compiled engine does not play ``rules`` at ``num_seats`` seats, every refused
+    switch named with the values it plays (``envs.batch.engine.SUPPORTED``), or ``None``."""
+    from envs.batch.engine import SUPPORTED, BatchEngine
 
+    bad = [f"{name}={getattr(rules, name)!r} (supported: "
+           f"{', '.join(repr(v) for v in values)})"
+           for name, values in SUPPORTED.items() if getattr(rules, name) not in values]
+    if bad:
+        return "; ".join(bad) + " not in the batch engine"
     try:
-        check_supported(rules)
-    except UnsupportedRules:
-        if required:
-            raise
-        return False
-    return True
+        BatchEngine(rules, num_seats, 1, max_hands=1, observe=False)
+    except UnsupportedRules as exc:
+        return str(exc)
+    return None
+
+
+def _supported(rules: Rules, num_seats: int, required: bool, name: str = "these rules",
+               note: Callable[[str], None] | None = None) -> bool:
+    """Whether the compiled engine plays ``rules``; when ``required``, why not is raised
+    (:class:`envs.batch.api.UnsupportedRules`), else told to ``note``."""
+    reason = batch_refusal(rules, num_seats)
+    if reason is None:
+        return True
+    if required:
+        raise UnsupportedRules(f"{name}: {reason}; use --engine scalar or auto "
+                               f"(engine='scalar' or 'auto') for these rules")
+    if note is not None:
+        note(f"{name}: {reason} — playing the scalar engine")
+    return False
+
+
+def say_once(write: Callable[[str], None]) -> Callable[[str], None]:
+    """``write`` that says each distinct message once (a fallback note per rule set)."""
+    said: set[str] = set()
+
+    def note(message: str) -> None:
+        if message not in said:
+            said.add(message)
+            write(message)
+
+    return note
 
 
 def batch_tournament(config: Any, engine: str = "auto",
-                     progress: Callable[[int], None] | None = None) -> Any:
-    """:func:`evaluate.tournament.run_tournament` of ``config`` in the engine's fused loop, when
-    every entrant is a threshold agent and the engine plays the rules; ``None`` otherwise
-    (``engine="auto"``: the caller plays it on the scalar engine). ``engine="batch"`` raises
-    :class:`envs.batch.api.UnsupportedRules` for rules the engine does not play and a
-    ``ValueError`` for entrants it cannot play in its loop."""
-    from evaluate.tournament import TournamentResult, arrangements, build_agents
+                     progress: Callable[[int], None] | None = None,
+                     agents: Sequence[Policy] | None = None,
+                     actions: np.ndarray | None = None,
+                     note: Callable[[str], None] | None = None) -> Any:
+    """:func:`evaluate.tournament.run_tournament` of ``config`` on the compiled batch engine:
+    the same :class:`~evaluate.tournament.TournamentResult`, count for count.
 
+    Every arrangement plays all tables at once: in the engine's fused loop when
+    every seat is a threshold agent (and no ``actions`` are counted), else by
+    :func:`play_counts`, which reads busts, naturals and the jackpot from the
+    engine's event rows (:mod:`evaluate.batch_counts`). ``agents``: as
+    :func:`~evaluate.tournament.run_tournament`'s. ``actions`` (one entry per
+    action of the rules' layout), if given, is added the count of every action
+    every seat took.
+
+    ``engine="auto"`` returns ``None`` — the caller plays the scalar engine —
+    where the engine does not play the rules or a seat has no batched kernel
+    (:func:`batch_seats`: such seats are asked faster on the scalar engine),
+    telling ``note`` why; ``engine="batch"`` raises
+    :class:`envs.batch.api.UnsupportedRules` for rules the engine does not play
+    and plays every agent (those without kernels row by row); ``"scalar"``
+    returns ``None``.
+    """
+    from evaluate.tournament import FIELDS, TournamentResult, arrangements, build_agents
+
+    if engine not in ("auto", "batch", "scalar"):
+        raise ValueError(f"engine={engine!r} is not one of auto, batch, scalar")
     if engine == "scalar":
         return None
-    agents = build_agents(config)
-    started = time.perf_counter()
-    lineups = [[agents[a] for a in lineup]
-               for lineup in arrangements(len(agents), config.num_seats)]
-    thresholds = [threshold_seats(lineup) for lineup in lineups]
-    if any(t is None for t in thresholds):
-        if engine == "batch":
-            raise ValueError("the batch tournament plays threshold agents only (the engine's "
-                             "fused loop); use --engine scalar or auto for "
-                             + ", ".join(e.spec for e in config.entrants))
-        return None
     rules = config.resolved_rules()
-    if not _supported(rules, engine == "batch"):
+    if not _supported(rules, config.num_seats, engine == "batch", config.rules_name, note):
         return None
+    built = list(agents) if agents is not None else build_agents(config)
+    if engine == "auto":
+        slow = [e.label for e, agent in zip(config.entrants, built)
+                if threshold_seats([agent]) is None and not batch_seats([agent])]
+        if slow:
+            if note is not None:
+                note(f"{config.rules_name}: {', '.join(slow)} ha{'s' if len(slow) == 1 else 've'}"
+                     f" no batched policy (agents.batch_policies) — playing the scalar engine")
+            return None
+    started = time.perf_counter()
     if progress is not None:
         progress(0)
     tables = config.tables
+    lineups = [[built[a] for a in lineup]
+               for lineup in arrangements(len(built), config.num_seats)]
+    data = np.zeros((tables, len(lineups), config.num_seats, 2, len(FIELDS)))
     seeds = table_seeds(config.seed, tables)
-    banks = np.full(tables, -1, dtype=np.int64)
-    data = np.stack([_fused_counts(rules, config.num_seats, seeds, banks,
-                                   np.broadcast_to(t, (tables, *t.shape)), config.table_hands)
-                     for t in thresholds if t is not None], axis=1)
+    for r, lineup in enumerate(lineups):
+        thresholds = threshold_seats(lineup)
+        if thresholds is not None and actions is None:
+            data[:, r] = _fused_counts(rules, config.num_seats, seeds,
+                                       np.full(tables, -1, dtype=np.int64),
+                                       np.broadcast_to(thresholds, (tables, *thresholds.shape)),
+                                       config.table_hands)
+        else:
+            data[:, r] = play_counts(_engine(rules, config.num_seats, tables, config.table_hands,
+                                             lineup), lineup, tables * config.table_hands,
+                                     config.seed, actions=actions)
     if progress is not None:
         progress(tables)
     return TournamentResult(config, data, time.perf_counter() - started)
+
+
+def _engine(rules: Rules, num_seats: int, tables: int, table_hands: int,
+            policies: Sequence[Policy]) -> Any:
+    """A compiled engine for :func:`play_tables`: at most :data:`BLOCK_TABLES` tables at once,
+    keeping the information state when a policy reads it."""
+    from envs.batch.engine import BatchEngine
+
+    recall = any(getattr(role_policy(p, role), "observation_type", "observation")
+                 == "information_state" for p in policies for role in ("player", "bank"))
+    return BatchEngine(rules, num_seats, min(tables, BLOCK_TABLES), max_hands=table_hands,
+                       information_state=recall)
 
 
 def threshold_seats(policies: Sequence[Policy]) -> np.ndarray | None:
@@ -269,6 +339,29 @@ def play_tables(tables: TableBatch, seats: Sequence[Policy] | Callable[[int], Se
     play at once, block after block. ``seats`` and ``bank`` are those of
     :func:`evaluate.ev.play`.
     """
+    counts = _play(tables, seats, hands, seed, bank, _HANDS + 1, None)
+    return Tally(counts[..., _CHIPS].copy(), counts[..., _HANDS].copy(), seed)
+
+
+def play_counts(tables: Any, seats: Sequence[Policy] | Callable[[int], Sequence[Policy]],
+                hands: int, seed: int = 0, bank: int | Callable[[int], int] | None = None,
+                actions: np.ndarray | None = None) -> np.ndarray:
+    """:func:`play_tables` counting every field of the tournament: ``counts[table, seat, role,
+    field]`` (:data:`evaluate.tournament.FIELDS`) as the scalar tournament counts its hands.
+
+    ``tables`` is a compiled :class:`envs.batch.engine.BatchEngine`, whose event rows
+    tell the busts, naturals and jackpot (:mod:`evaluate.batch_counts`); ``actions``,
+    if given, is added the count of every action taken (indices of the rules' layout).
+    """
+    from evaluate.tournament import FIELDS
+
+    return _play(tables, seats, hands, seed, bank, len(FIELDS), actions)
+
+
+def _play(tables: TableBatch, seats: Sequence[Policy] | Callable[[int], Sequence[Policy]],
+          hands: int, seed: int, bank: int | Callable[[int], int] | None, fields: int,
+          actions: np.ndarray | None) -> np.ndarray:
+    """``counts[table, seat, role, field]`` of the first ``fields`` tournament fields."""
     table_hands = tables.max_hands
     if not table_hands:
         raise ValueError("the batch evaluator plays tables of max_hands hands: build the "
@@ -278,8 +371,12 @@ def play_tables(tables: TableBatch, seats: Sequence[Policy] | Callable[[int], Se
     count = math.ceil(hands / table_hands)
     n = tables.num_seats
     seeds = table_seeds(seed, count)
-    chips = np.zeros((count, n, 2))
-    counts = np.zeros((count, n, 2))
+    counts = np.zeros((count, n, 2, fields))
+    rows = None
+    if fields > _HANDS + 1:
+        from evaluate.batch_counts import HandRows
+
+        rows = HandRows(tables)
     for start in range(0, count, tables.num_tables):
         stop = min(start + tables.num_tables, count)
         deciders = _Deciders()  # per block: the seeded copies of one block only
@@ -295,17 +392,21 @@ def play_tables(tables: TableBatch, seats: Sequence[Policy] | Callable[[int], Se
             first_bank = bank(t) if callable(bank) else bank
             banks[t - start] = -1 if first_bank is None else first_bank
         _play_block(tables, np.array(seeds[start:stop], dtype=np.int64), banks, ids, deciders,
-                    chips[start:stop], counts[start:stop])
-    return Tally(chips, counts, seed)
+                    counts[start:stop], rows, actions)
+    return counts
 
 
 def _play_block(tables: TableBatch, seeds: np.ndarray, banks: np.ndarray, ids: np.ndarray,
-                deciders: _Deciders, chips: np.ndarray, counts: np.ndarray) -> None:
+                deciders: _Deciders, counts: np.ndarray, rows: Any,
+                actions_taken: np.ndarray | None) -> None:
     """Play ``len(seeds)`` tables to their end on the first tables of ``tables``, adding each
-    finished hand into ``chips`` and ``counts`` (one row per table)."""
+    finished hand into ``counts`` (one row per table; with ``rows``, a
+    :class:`evaluate.batch_counts.HandRows`, every tournament field)."""
     k = len(seeds)
-    rows = np.arange(k)
-    tables.reset(seeds, tables=rows, banks=banks)
+    block = np.arange(k)
+    tables.reset(seeds, tables=block, banks=banks)
+    if rows is not None:
+        rows.read(block)
     width = tables.num_tables
     net = np.zeros((k, tables.num_seats))
     hand_bank = tables.bank[:k].copy()
@@ -328,19 +429,49 @@ def _play_block(tables: TableBatch, seeds: np.ndarray, banks: np.ndarray, ids: n
                     actor, tables=live)
             actions[live[mine]] = _decide(deciders, int(d), views[recall][mine], masks[mine])
         tables.step(actions[live], tables=live)
+        if rows is not None:
+            rows.read(live)
+        if actions_taken is not None:
+            actions_taken += np.bincount(actions[live], minlength=len(actions_taken))
         net += tables.rewards[:k]
         ended = np.flatnonzero(tables.hands_played[:k] != played)
         if not ended.size:
             continue
         is_bank = seat_index[None, :] == hand_bank[ended, None]
-        chips[ended, :, _BANK] += np.where(is_bank, net[ended], 0.0)
-        chips[ended, :, _PLAYER] += np.where(is_bank, 0.0, net[ended])
-        counts[ended, hand_bank[ended], _BANK] += 1
-        counts[ended, :, _PLAYER] += dealt[ended]
+        counts[ended, :, _BANK, _CHIPS] += np.where(is_bank, net[ended], 0.0)
+        counts[ended, :, _PLAYER, _CHIPS] += np.where(is_bank, 0.0, net[ended])
+        counts[ended, hand_bank[ended], _BANK, _HANDS] += 1
+        counts[ended, :, _PLAYER, _HANDS] += dealt[ended]
+        if rows is not None:
+            _count_fields(counts, ended, is_bank, dealt[ended], net[ended], rows,
+                          1.0 / tables.rules.min_bet)
         net[ended] = 0.0
         hand_bank[ended] = tables.bank[ended]
         dealt[ended] = tables.in_hand[ended]
         played[ended] = tables.hands_played[ended]
+
+
+def _count_fields(counts: np.ndarray, ended: np.ndarray, is_bank: np.ndarray,
+                  dealt: np.ndarray, net: np.ndarray, rows: Any, scale: float) -> None:
+    """Add the fields after chips and hands of the hands just ended at tables ``ended``, as
+    :func:`evaluate.tournament._count_hand` counts them: for every seat in the hand, the
+    result (net chips less the jackpot's ante and prize) as a win, push or loss, a bust, a
+    natural, the jackpot's hits and chips."""
+    from evaluate.tournament import (BUSTS, JACKPOT_CHIPS, JACKPOT_HITS, LOSSES, NATURALS,
+                                     PUSHES, WINS)
+
+    taking_part = is_bank | dealt
+    role = is_bank.astype(np.int64)
+    table = ended[:, None]
+    seat = np.arange(is_bank.shape[1])[None, :]
+    prize = rows.settled_prize[ended] * scale
+    result = net - (prize - rows.settled_ante[ended] * scale)
+    for field, value in ((WINS, result > _EPS), (LOSSES, result < -_EPS),
+                         (PUSHES, np.abs(result) <= _EPS),
+                         (BUSTS, rows.settled_busted[ended]),
+                         (NATURALS, rows.settled_natural[ended]),
+                         (JACKPOT_HITS, rows.settled_hits[ended]), (JACKPOT_CHIPS, prize)):
+        counts[table, seat, role, field] += np.where(taking_part, value, 0)
 
 
 def _decide(deciders: _Deciders, d: int, observations: np.ndarray, masks: np.ndarray
