@@ -54,7 +54,7 @@ from envs.observer import Observer
 from envs.policy import Policy
 from envs.rules import MAX_SEATS, MIN_SEATS, Rules
 from envs.table_view import HandShown, table_view
-from play.history import HistoryWriter, table_record
+from play.history import FORMAT, HistoryWriter, table_record
 from play.settlement import SettlementLine, settlement_lines
 
 HUMAN: Final = "human"
@@ -67,7 +67,7 @@ ACT_TIMEOUT: Final = 22.0
 
 _FIXED_KEYS: Final[dict[str, str]] = {
     "stand": "s", "hit": "h", "reveal_hit": "v", "take_bank": "t", "refuse_bank": "r",
-    "claim_bank": "c", "double": "d", "split": "x", "change_four": "4", "mort": "m",
+    "claim_bank": "c", "double": "d", "split": "x", "change_four": "c4", "mort": "m",
     "decline": "n", "fusilar": "f", "pass": "p", "sell_bank": "$",
 }
 _PASSIVE: Final = ("stand", "pass", "refuse_bank", "decline")
@@ -519,13 +519,13 @@ class TableSession:
 
     def _finish_hand(self) -> None:
         e = self.engine
-        events = e.events[self._hand_event:]
-        nxt = [i for i, ev in enumerate(events) if ev[0] == "hand" and i > 0]
-        events = events[:nxt[0]] if nxt else events
+        events = e.events[self._hand_event:]  # an auction for the first bank comes first
+        starts = [i for i, ev in enumerate(events) if ev[0] == "hand"]
+        events = events[starts[0]:starts[1] if len(starts) > 1 else None]
         hands, bank_hand = self._hand_refs
         lines = tuple(settlement_lines(events, hands, bank_hand, self._start_chips))
         settled = [ev for ev in events if ev[0] == "chips"]
-        self._settled_chips = list(settled[-1][1])
+        self._settled = (list(settled[-1][1]), int(settled[-1][2]))  # stacks, jackpot
         if self._writer is not None:
             self._writer.write(self._hand_record(finished=True, lines=lines))
         self.last_settlement = lines
@@ -539,18 +539,13 @@ class TableSession:
 
     def _hand_record(self, finished: bool, lines: Sequence[SettlementLine] = ()
                      ) -> dict[str, Any]:
-        from play.history import FORMAT
-
         e = self.engine
         return {"format": FORMAT, "table": self._table, "hand": self._hand_no + 1,
-                "bank": e.bank if not finished else self._hand_bank(),
+                "bank": self._hand_refs[1].seat,
                 "actions": [[d.seat, d.name, d.how] for d in self.decisions],
-                "chips": self._settled_chips if finished else list(e.chips),
-                "jackpot": e.jackpot, "finished": finished,
+                "chips": self._settled[0] if finished else list(e.chips),
+                "jackpot": self._settled[1] if finished else e.jackpot, "finished": finished,
                 "settlement": [line.to_dict() for line in lines]}
-
-    def _hand_bank(self) -> int:
-        return self._hand_refs[1].seat
 
     def _settle_turn(self) -> None:
         """After a change: agents play on (``auto_agents``), then the human's timer starts."""

@@ -33,6 +33,7 @@ from typing import Any, Final
 from envs.cards import card_name, format_half_points
 from envs.engine import Hand
 from envs.events import typed
+from envs.rulebook import is_bust
 
 REASONS: Final = ("bust", "tie", "beaten", "beat_bank", "bank_bust", "natural", "special",
                   "coverage", "jackpot", "ante", "side_win", "side_lose", "sat_out", "bank",
@@ -86,7 +87,7 @@ def settlement_lines(events: Sequence[tuple], hands: Sequence[Sequence[Hand]],
     if chips_event is None:
         raise ValueError("the hand is not settled: its events hold no 'chips' event")
     bank_total = bank_hand.total
-    bank_bust = bank_total > 15
+    bank_bust = is_bust(bank_total, bank_hand.special)
     parts: dict[int, list[tuple[str, str]]] = {s: [] for s in range(len(start_chips))}
     for e in typed_events:
         kind = e.kind

@@ -15,6 +15,7 @@ import pytest
 
 from agents.learned import LearnedAgent
 from envs.engine import Engine
+from envs.rules import PRESETS
 from play.history import HistoryError, read_history, replay
 from play.session import ActionRefused, Change, SessionError, TableSession
 
@@ -241,3 +242,28 @@ def test_a_learned_agent_gives_the_softmax_of_its_legal_logits_a_scripted_one_it
         assert 0 < probabilities.min() and probabilities.max() < 1
     for d in scripted:
         assert d.probabilities[d.name] == 1.0 and sum(d.probabilities.values()) == 1.0
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_every_preset_played_by_keys_conserves_chips_and_replays(preset, tmp_path):
+    """People typing random legal keys at every preset: each key names one legal action and
+    plays it, no chip is made or lost (stacks + jackpot at each settlement), and the
+    history replays."""
+    path = tmp_path / "hands.jsonl"
+    session = TableSession(["human"] * 3, preset, seed=7, hands=4, history=path, **NO_TIMERS)
+    rng = np.random.default_rng(0)
+    total = sum(session.engine.chips) + session.engine.jackpot
+    played: list[str] = []
+    session.subscribe(lambda change: played.append(change.decision.name)
+                      if change.decision else None)
+    while not session.over:
+        legal = session.legal()
+        assert len({a.key for a in legal}) == len(legal)
+        choice = legal[int(rng.integers(len(legal)))]
+        session.act(session.actor, choice.key)
+        assert played[-1] == choice.name
+    records = read_history(path)
+    assert len(records) == 4
+    for record in records:  # stacks and jackpot as each hand settled
+        assert sum(record["chips"]) + record["jackpot"] == total
+    assert replay(path) == session.engine.chips
