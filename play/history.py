@@ -37,7 +37,8 @@ def table_record(rules: Rules, num_seats: int, max_hands: int | None, seed: int,
                  deck: Sequence[str] | None, bank: int | None, chips: Sequence[int] | None,
                  players: Sequence[str]) -> dict[str, Any]:
     """The ``table`` of every line: what it takes to deal the table again."""
-    return {"rules": {"preset": rules.nearest_preset(), **rules.to_dict()}, "seats": num_seats, "max_hands": max_hands,
+    return {"rules": {"preset": rules.nearest_preset(), **rules.to_dict()},
+            "seats": num_seats, "max_hands": max_hands,
             "seed": seed, "deck": None if deck is None else list(deck),
             "bank": bank, "chips": None if chips is None else list(chips),
             "players": list(players)}

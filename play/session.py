@@ -135,7 +135,7 @@ class Change:
 
 
 def action_key(name: str, min_bet: int) -> str:
-    """The key a player types for action ``name`` (``stand``: ``s``; ``bet_2``: the stake, ``20``)."""
+    """The key a player types for ``name``: ``stand`` is ``s``, ``bet_2`` its stake (``20``)."""
     if name in _FIXED_KEYS:
         return _FIXED_KEYS[name]
     block, _, rest = name.rpartition("_")
@@ -192,10 +192,11 @@ def _seat_policy(player: str | Policy, rules: Rules) -> Policy:
 class TableSession:
     """One table of humans and agents (module docstring).
 
-    ``players``: one per seat, 2..8 seats — :data:`HUMAN` for a person,
-    else any agent spec (``threshold:5.5``, ``careful``, a model path,
-    ``PLAYER|BANK``) or an agent already made (a loaded model). ``rules``: a preset name, a rules file, a mapping or
-    :class:`Rules`. ``seed`` deals the table; ``hands`` is the hand limit
+    ``players``: one per seat — :data:`HUMAN` for a person, else any agent
+    spec (``threshold:5.5``, ``careful``, a model path, ``PLAYER|BANK``) or
+    an agent already made (a loaded model); 2..8 seats at one deck, more
+    with more decks (RULES.md §2). ``rules``: a preset name, a rules file, a
+    mapping or :class:`Rules`. ``seed`` deals the table; ``hands`` is the hand limit
     (``None``: until no seat can hold the bank); ``deck``, ``bank`` and
     ``chips`` go to ``Engine.reset`` (a stacked first hand, for tests and
     lessons). ``history``: a file to write one JSON line per hand to.
@@ -203,8 +204,9 @@ class TableSession:
     :meth:`advance`, as ``sette watch`` does to pace them).
     """
 
-    def __init__(self, players: Sequence[str | Policy], rules: Rules | str | Path | None = "catalan",
-                 *, seed: int = 0, hands: int | None = 10,
+    def __init__(self, players: Sequence[str | Policy],
+                 rules: Rules | str | Path | None = "catalan", *, seed: int = 0,
+                 hands: int | None = 10,
                  bet_timeout: float | None = BET_TIMEOUT,
                  act_timeout: float | None = ACT_TIMEOUT,
                  clock: Callable[[], float] = time.monotonic,
@@ -246,11 +248,11 @@ class TableSession:
         self._table = table_record(self.rules, len(players), hands, seed,
                                    None if deck is None else list(deck), bank,
                                    None if chips is None else list(chips), self.specs)
-        self._writer = None if history is None else HistoryWriter(history)
         self.closed = False
         seed_seats(self.policies, seed)
         self.engine.reset(seed=seed, deck=None if deck is None else list(deck), bank=bank,
                           chips=None if chips is None else list(chips))
+        self._writer = None if history is None else HistoryWriter(history)
         self._begin_hand_record()
         self._settle_turn()
 

@@ -35,7 +35,7 @@ BACK = "##"
 
 
 def card_text(name: str | None, own_hidden: bool) -> str:
-    """A card as drawn: its name, ``##`` for a back, ``[7o]`` for the viewer's own face-down card."""
+    """A card as drawn: its name, ``##`` for a back, ``[7o]`` for the viewer's own face-down one."""
     if name is None:
         return BACK
     return f"[{name}]" if own_hidden else name
@@ -118,7 +118,8 @@ class LineReader:
 
 
 class TerminalTable:
-    """Play ``session`` from ``seat`` in the terminal until the table is over or the player leaves."""
+    """Play ``session`` from ``seat`` in the terminal until the table is over or the player
+    leaves."""
 
     def __init__(self, session: TableSession, seat: int, console: Console | None = None,
                  reader: LineReader | None = None, history: str | None = None) -> None:
@@ -193,7 +194,8 @@ class TerminalTable:
         for change in changes:
             if change.kind == "action" and change.decision is not None:
                 d = change.decision
-                who = "you" if d.seat == self.seat else f"seat {d.seat} ({self.session.names[d.seat]})"
+                who = ("you" if d.seat == self.seat
+                       else f"seat {d.seat} ({self.session.names[d.seat]})")
                 note = " (timer)" if d.how == "timeout" else ""
                 self.console.print(Text(f"  {who}: {self.session.label(d.seat, d.name)}{note}"))
             elif change.kind == "hand_over":
