@@ -22,9 +22,15 @@ from pathlib import Path
 from typing import Any, Callable
 
 from envs.rules import MAX_SEATS, MIN_SEATS, PRESETS, SEATS_PER_DECK
+from evaluate.ev import ENGINES
 from evaluate.tournament import (Progress, TournamentConfig, group_entrants, parse_entrant,
                                  run_tournament, unique_labels)
 from evaluate.variants import DEFAULT_BASELINES
+
+
+def _note(command: str) -> Callable[[str], None]:
+    """Where a command says why it plays the scalar engine: one line on stderr."""
+    return lambda message: print(f"sette {command}: {message}", file=sys.stderr)
 
 
 def _positive(text: str) -> int:
@@ -52,6 +58,11 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     common.add_argument("--json", action="store_true", help="print the results as JSON")
     common.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                         help="progress bar on stderr (default: when stderr is a terminal)")
+    common.add_argument("--engine", choices=ENGINES, default="auto",
+                        help="batch: many tables at once in the compiled engine (the rules it "
+                             "plays); scalar: one table after another; auto (default): batch "
+                             "where the rules and agents allow, else scalar (saying why on "
+                             "stderr) — the same numbers either way")
 
     p = subparsers.add_parser(
         "evaluate", parents=[common], description=__doc__,
@@ -72,10 +83,6 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--fixed-bank", action="store_true",
                    help="keep the first bank for a whole table (no rotation)")
     p.add_argument("--workers", type=_positive, default=1, help="processes (default 1)")
-    p.add_argument("--engine", choices=("auto", "batch", "scalar"), default="auto",
-                   help="batch: many tables at once in the compiled engine (threshold agents, "
-                        "rules it plays); scalar: one table after another; auto (default): "
-                        "batch where it can, the same numbers either way")
     p.add_argument("--out", type=Path, help="also write tournament.md, tournament.json, "
                                             "ev.png and strategy maps into this folder")
     p.set_defaults(func=_evaluate)
@@ -151,7 +158,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     if args.engine != "scalar":
         from evaluate.batch_eval import batch_tournament
 
-        result = batch_tournament(config, args.engine, progress)
+        result = batch_tournament(config, args.engine, progress, note=_note("evaluate"))
     if result is None:
         result = run_tournament(config, workers=args.workers, progress=progress)
     summary = result.summary()
@@ -200,7 +207,8 @@ def _variants(args: argparse.Namespace) -> int:
         learned.append(LearnedPlay(f"{run.label('learned')} {run.name}", run.models["learned"],
                                    run.rules, run.num_seats))
     rows = variant_table(args.rules, args.baselines, args.seats, args.hands, args.seed,
-                         learned=learned, progress=_progress(args))
+                         learned=learned, progress=_progress(args), engine=args.engine,
+                         note=_note("variants"))
     if args.json:
         print(json.dumps(variant_data(rows), indent=1))
     else:
@@ -215,7 +223,7 @@ def _report(args: argparse.Namespace) -> int:
                             args.variant_hands, tuple(args.presets),
                             tuple(args.variant_baselines),
                             args.workers, tuple(dict.fromkeys(args.best_response)),
-                            args.br_bank, args.br_player)
+                            args.br_bank, args.br_player, args.engine)
     log = (lambda message: print(message, file=sys.stderr))
     report = write_report(args.runs, args.out, options, progress=_progress(args), log=log)
     if args.json:

@@ -60,6 +60,7 @@ from evaluate.solver.exact import (BestResponseRow, ExactUnavailable, best_respo
 from evaluate.tournament import (ROLES, Entrant, TournamentConfig, TournamentResult,
                                  build_agents, md_code, run_tournament)
 from evaluate.variants import DEFAULT_BASELINES as DEFAULT_VARIANT_BASELINES
+from evaluate.batch_eval import batch_tournament, say_once
 from evaluate.variants import LearnedPlay, variant_data, variant_markdown, variant_table
 
 RUN_FILE, CONFIG_FILE, MODEL_FILE = "run.json", "config.toml", "model.zip"
@@ -203,6 +204,9 @@ class ReportOptions:
     """The player the learned bank and its best response meet (the training opponent,
     ``careful``, makes the best response of the bank remember every history of its play:
     minutes)."""
+    engine: str = "auto"
+    """The engine of the tournaments and the variant table (``auto``, ``batch``, ``scalar``:
+    :func:`evaluate.batch_eval.batch_tournament`, the same numbers on either)."""
 
     def command(self, runs: Sequence[str | Path], out: str | Path) -> str:
         """The ``sette report`` command line that writes this report again."""
@@ -220,6 +224,8 @@ class ReportOptions:
                      "--presets", *self.presets]
         else:
             argv.append("--no-variants")
+        if self.engine != "auto":
+            argv += ["--engine", self.engine]
         return shlex.join(argv)
 
 
@@ -314,8 +320,10 @@ def write_report(run_dirs: Sequence[str | Path], out: str | Path,
                  log: Callable[[str], None] = print) -> Path:
     """Write ``report.md``, ``report.json`` and the figures into ``out``; returns the report.
 
-    ``progress(label, tables)`` may return a progress callback for each tournament.
+    ``progress(label, tables)`` may return a progress callback for each tournament;
+    ``log`` hears each reason for playing the scalar engine once (``options.engine``).
     """
+    note = say_once(log)
     if not run_dirs:
         raise ValueError("sette report needs at least one run directory (made by sette train)")
     runs = [read_run(p) for p in run_dirs]
@@ -358,10 +366,11 @@ def write_report(run_dirs: Sequence[str | Path], out: str | Path,
         config = TournamentConfig(tuple(entrants), rules, seats, options.hands, options.seed,
                                   table_hands)
         agents = build_agents(config)  # loaded once for the tournament and the maps
-        result = run_tournament(config, workers=options.workers,
-                                progress=progress(f"{rules}, {seats} seats", config.tables)
-                                if progress else None,
-                                agents=agents if options.workers == 1 else None)
+        bar = progress(f"{rules}, {seats} seats", config.tables) if progress else None
+        result = batch_tournament(config, options.engine, bar, agents=agents, note=note)
+        if result is None:
+            result = run_tournament(config, workers=options.workers, progress=bar,
+                                    agents=agents if options.workers == 1 else None)
         w.add("### Tournament", "", result.markdown(), "")
         w.figure(f"ev{suffix}.png", "EV per hand with 95% intervals",
                  lambda p: plots.plot_ev(result, p))
@@ -405,7 +414,7 @@ def write_report(run_dirs: Sequence[str | Path], out: str | Path,
         w.add("## Rule variants: the bank's edge", "")
         variant_rows = variant_table(options.presets, options.variant_baselines, (2, 4),
                                      options.variant_hands, options.seed, learned=learned_play,
-                                     progress=progress)
+                                     progress=progress, engine=options.engine, note=note)
         w.add(variant_markdown(variant_rows, options.variant_hands, options.seed), "")
         w.data["variants"] = variant_data(variant_rows)
     _settings_section(w, runs)

@@ -49,6 +49,7 @@ from agents import Agent
 from agents.registry import resolve_spec
 from envs.actions import ActionLayout
 from envs.rules import PRESETS, Rules
+from evaluate.batch_eval import batch_tournament, say_once
 from evaluate.ev import Estimate, ratio_estimate
 from evaluate.solver.exact import ExactUnavailable, exact_bank_edge
 from evaluate.tournament import (Entrant, TournamentConfig, TournamentResult, build_agents,
@@ -172,17 +173,27 @@ def bank_edge(result: TournamentResult, agent: int | str = 0) -> Estimate:
 
 
 def simulate(spec: str, rules: str, num_seats: int, hands: int, seed: int = 0,
-             table_hands: int = 10, progress: Callable[[int], None] | None = None
-             ) -> Measured:
+             table_hands: int = 10, progress: Callable[[int], None] | None = None,
+             engine: str = "auto", note: Callable[[str], None] | None = None) -> Measured:
     """Bank's edge per player hand with every seat playing ``spec``, bank fixed per table,
-    and the uses of every chosen rule that is on (see the module docstring)."""
+    and the uses of every chosen rule that is on (see the module docstring).
+
+    ``engine`` (``auto``, ``batch``, ``scalar``): the tournament's engine
+    (:func:`evaluate.batch_eval.batch_tournament`: the same numbers on either;
+    ``auto`` plays the scalar engine where the batch one does not play the rules
+    or the agent, telling ``note`` why)."""
     config = TournamentConfig((Entrant("baseline", resolve_spec(spec)),), rules, num_seats,
                               hands, seed, table_hands, fixed_bank=True)
     played = config.resolved_rules()
     names = ActionLayout(played.bet_ladder).names
     counts = np.zeros(len(names), dtype=np.int64)
-    agents = [_ActionCounter(agent, counts) for agent in build_agents(config)]
-    edge = bank_edge(run_tournament(config, progress=progress, agents=agents))
+    built = build_agents(config)
+    result = batch_tournament(config, engine, progress, agents=built, actions=counts,
+                              note=note)
+    if result is None:
+        agents = [_ActionCounter(agent, counts) for agent in built]
+        result = run_tournament(config, progress=progress, agents=agents)
+    edge = bank_edge(result)
     uses = {rule.name: int(sum(counts[i] for i, name in enumerate(names)
                                if rule.uses(name, played)))
             for rule in CHOSEN_RULES if rule.is_on(played)}
@@ -218,14 +229,17 @@ def variant_table(rules: Sequence[str] = tuple(PRESETS),
                   baselines: Sequence[str] = DEFAULT_BASELINES,
                   seats: Sequence[int] = (2, 4), hands: int = 20_000, seed: int = 0,
                   table_hands: int = 10, learned: Sequence[LearnedPlay] = (),
-                  progress: Callable[[str, int], Callable[[int], None] | None] | None = None
+                  progress: Callable[[str, int], Callable[[int], None] | None] | None = None,
+                  engine: str = "auto", note: Callable[[str], None] | None = None
                   ) -> list[VariantRow]:
     """One row per rule set (presets by default, plus any a learned run was trained on).
 
     ``baselines`` are specs (or ``PLAYER|BANK``), each a line of play every seat
     follows. ``progress(label, tables)`` may give a progress callback for each
-    tournament.
+    tournament. ``engine`` and ``note``: :func:`simulate`'s (``note`` hears each
+    reason for the scalar engine once).
     """
+    said = say_once(note) if note is not None else None
     if isinstance(baselines, str):
         baselines = (baselines,)
     if not baselines:
@@ -241,19 +255,20 @@ def variant_table(rules: Sequence[str] = tuple(PRESETS),
     for name in names:
         row = VariantRow(name, {}, {}, {})
         for given, spec in zip(baselines, resolved):
-            exact, note = _exact(name, spec)
+            exact, why = _exact(name, spec)
             if exact is None:
-                row.notes[given] = note
+                row.notes[given] = why
             else:
                 row.exact[given] = exact
             for n in seats:
                 row.simulated[given, n] = simulate(spec, name, n, hands, seed, table_hands,
-                                                   bar(f"{name}, {given}, {n} seats"))
+                                                   bar(f"{name}, {given}, {n} seats"),
+                                                   engine, said)
         for play in learned:
             if play.rules == name:
                 row.learned[f"{play.label}, {play.num_seats} seats"] = simulate(
                     play.spec, name, play.num_seats, hands, seed, table_hands,
-                    bar(f"{name}, {play.label}"))
+                    bar(f"{name}, {play.label}"), engine, said)
         out.append(row)
     return out
 

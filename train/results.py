@@ -18,7 +18,9 @@ then played again on the full ``--hands`` with the other candidates, so every
 EV in the table comes from ``--hands`` hands, and "vs best" is the paired
 difference on those deals with its 95% interval. The target is met when the
 learned EV is at least the best threshold's minus 0.005. Candidates run in
-``--workers`` spawned processes (:mod:`evaluate.workers`). Writes ``results.md``
+``--workers`` spawned processes (:mod:`evaluate.workers`), each on the batch
+engine where it plays the rules and every seat (``--engine auto``, the
+default; ``scalar`` and ``batch`` choose, the numbers are the same). Writes ``results.md``
 and ``results.json``.
 """
 
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -34,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from agents import make_agent
-from evaluate.ev import compare, paired_difference, ratio_estimate
+from evaluate.ev import ENGINES, compare, paired_difference, ratio_estimate
 from evaluate.workers import process_pool
 from train.config import TrainConfig
 from train.pipeline import Run, new_run, open_run
@@ -44,9 +47,11 @@ ROLES: dict[str, tuple[str, str | None]] = {"player": ("reader", "careful"),
                                              "bank": ("careful", None)}
 
 
-def _measure(task: tuple[str, str, str, int, int, int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """One candidate's per-table (chips, hands) in one role (runs in a worker process)."""
-    spec, role, rules, num_seats, hands, seed, table_hands = task
+def _measure(task: tuple[str, str, str, int, int, int, int, str]
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """One candidate's per-table (chips, hands) in one role (runs in a worker process), on the
+    engine ``engine`` (:func:`evaluate.ev.play`'s: the same numbers on either)."""
+    spec, role, rules, num_seats, hands, seed, table_hands, engine = task
     against, table_players = ROLES[role]
     if table_players is not None:  # the player role: a bank and the other players
         opponents = {"bank": make_agent(against, rules=rules),
@@ -54,15 +59,27 @@ def _measure(task: tuple[str, str, str, int, int, int, int]) -> tuple[np.ndarray
     else:
         opponents = {"players": make_agent(against, rules=rules)}
     result = compare({spec: make_agent(spec, rules=rules)}, role, opponents, rules, num_seats,
-                     hands, seed=seed, table_hands=table_hands)
+                     hands, seed=seed, table_hands=table_hands, engine=engine)
     return result.runs[spec]
 
 
 def evaluate_run(run_dir: Path, hands: int, screen_hands: int, pool: ProcessPoolExecutor,
-                 log: Any = print) -> dict[str, Any]:
-    """Screen thresholds, then measure the best one and the other candidates (module doc)."""
+                 log: Any = print, engine: str = "auto") -> dict[str, Any]:
+    """Screen thresholds, then measure the best one and the other candidates (module doc).
+
+    ``engine="auto"`` plays the batch engine where it plays the rules and every seat has a
+    batched kernel (threshold, careful, reader and learned models do), else the scalar
+    engine, saying why on stderr."""
     _command, config, record = open_run(run_dir)
     table, e = config.table, config.evaluate
+    if engine == "auto":
+        from envs.rules import Rules
+        from evaluate.batch_eval import batch_refusal
+
+        reason = batch_refusal(Rules.resolve(table.rules), table.num_seats)
+        if reason is not None:
+            print(f"train.results: {table.rules}: {reason} — playing the scalar engine",
+                  file=sys.stderr)
     models = record.get("models", {})
     out: dict[str, Any] = {"run": str(run_dir), "num_seats": table.num_seats,
                            "rules": table.rules, "train_wall_s": record.get("wall_s"),
@@ -71,7 +88,7 @@ def evaluate_run(run_dir: Path, hands: int, screen_hands: int, pool: ProcessPool
     for role, (against, _players) in ROLES.items():
         base = (role, table.rules, table.num_seats)
         thresholds = [f"threshold:{t:g}" for t in e.thresholds]
-        tail = (e.seed, table.table_hands)
+        tail = (e.seed, table.table_hands, engine)
         screen = dict(zip(thresholds, pool.map(
             _measure, [(s, *base, screen_hands, *tail) for s in thresholds])))
         best = max(thresholds, key=lambda s: ratio_estimate(*screen[s]).mean)
@@ -134,6 +151,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--screen-hands", type=int, default=50_000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, default=Path("runs/results"))
+    parser.add_argument("--engine", choices=ENGINES, default="auto",
+                        help="batch: the compiled batch engine; scalar: one table after "
+                             "another; auto (default): batch where the rules and agents allow "
+                             "— the same numbers either way")
     args = parser.parse_args(argv)
     given = {}
     for item in args.run:
@@ -153,8 +174,8 @@ def main(argv: list[str] | None = None) -> int:
         run_dirs[seats] = run_dir
     started = time.perf_counter()
     with process_pool(args.workers) as pool:
-        results = [evaluate_run(run_dirs[s], args.hands, args.screen_hands, pool)
-                   for s in args.seats]
+        results = [evaluate_run(run_dirs[s], args.hands, args.screen_hands, pool,
+                                engine=args.engine) for s in args.seats]
     text = markdown(results, args.hands, args.screen_hands)
     (args.out / "results.md").write_text(text + "\n", encoding="utf-8")
     (args.out / "results.json").write_text(json.dumps(results, indent=2) + "\n",
