@@ -6,7 +6,7 @@ HTTP opens and joins tables; one websocket per seat plays them:
 ``GET /``, ``GET /table/{code}``       the page (``play/web``): open a table, or join one
 ``GET /api/options``                   the presets, agent specs and seat limits (a
                                        preset's one deck seats up to 8, RULES.md §2)
-``POST /api/tables``                   open a table: ``{rules, seats, hands}`` -> its code,
+``POST /api/tables``                   open a table: ``{rules, seats, hands, timers}`` -> its code,
                                        the opener's seat, seat token and links
 ``GET /api/tables/{code}``             who sits where (no cards)
 ``POST /api/tables/{code}/seats``      take a free human seat: its seat and token
@@ -59,6 +59,8 @@ class OpenTable(BaseModel):
     rules: str = "catalan"
     seats: list[str] = Field(default_factory=lambda: [HUMAN, "threshold:5.5"])
     hands: int = 10
+    timers: bool = True
+    """The Catalan app's timers (18 s to bet, 22 s to act), or none."""
 
 
 def _seat_reply(request_base: str, table: PrivateTable, seat: int, token: str) -> dict[str, Any]:
@@ -99,8 +101,9 @@ def create_app(registry: TableRegistry | None = None) -> FastAPI:
 
     @app.post("/api/tables")
     async def open_table(body: OpenTable) -> dict[str, Any]:
+        timers = {} if body.timers else {"bet_timeout": None, "act_timeout": None}
         options = TableOptions(rules=body.rules, seats=tuple(s.strip() for s in body.seats),
-                               hands=body.hands)
+                               hands=body.hands, **timers)
         try:
             table, seat, token = tables.open(options)
         except (TableError, ValueError) as exc:

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.registry import make_agent, resolve_spec
+from agents.seating import stream_seed
 from envs.rules import MIN_SEATS, PRESETS, Rules
 from play.session import ACT_TIMEOUT, BET_TIMEOUT, HUMAN, TableSession
 
@@ -273,8 +274,13 @@ class TableRegistry:
 
     def __init__(self, history_dir: Path | None = None, max_tables: int = 1000,
                  clock: Callable[[], float] = time.monotonic,
-                 session_factory: SessionFactory = make_session) -> None:
+                 session_factory: SessionFactory = make_session, seed: int | None = None
+                 ) -> None:
         self.tables: dict[str, PrivateTable] = {}
+        self.seed = seed
+        """``None``: every table is dealt with a fresh random seed; else the ``k``-th table
+        opened gets ``stream_seed(seed, k)`` (the same tables for the same seed)."""
+        self.opened = 0
         self.history_dir = history_dir
         self.max_tables = max_tables
         self.clock = clock
@@ -288,7 +294,13 @@ class TableRegistry:
                              "try again later")
         code = secrets.token_urlsafe(CODE_BYTES)
         history = None if self.history_dir is None else self.history_dir / f"{code}.jsonl"
-        seed = secrets.randbits(31) if options.seed is None else options.seed
+        if options.seed is not None:
+            seed = options.seed
+        elif self.seed is not None:
+            seed = stream_seed(self.seed, self.opened)
+        else:
+            seed = secrets.randbits(31)
+        self.opened += 1
         table = PrivateTable(code, options, seed, self.clock, history, self.session_factory)
         self.tables[code] = table
         seat, token = table.claim_seat()

@@ -97,6 +97,7 @@ function render(message) {
   renderTimer();
   const seats = $("seats");
   seats.replaceChildren();
+  seats.dataset.version = view ? String(view.version) : "";
   const actions = $("actions");
   actions.replaceChildren();
   const settlement = $("settlement");
@@ -217,7 +218,8 @@ async function showLobby() {
     event.preventDefault();
     try {
       seated(await api("POST", "/api/tables", { rules: $("rules").value, seats: seatEntries(),
-                                                 hands: Number($("hands").value) }));
+                                                 hands: Number($("hands").value),
+                                                 timers: $("timers").value === "on" }));
     } catch (error) { say(error.message); }
   });
   $("join-code-form").addEventListener("submit", (event) => {
