@@ -4,8 +4,8 @@ A line-based loop, no full-screen interface: before each of the person's
 decisions the table is drawn as their seat may see it (the session's
 :meth:`~play.session.TableSession.view`, so never another seat's face-down
 card nor the bank's before its turn, RULES.md §4), then the legal actions
-with their keys, and the prompt with the time left. The timer is enforced
-by a timed read (``select`` on the input): when it runs out the session
+with their keys, and the prompt with the time left, counting down in place
+at a terminal (:mod:`play.timed_input`). When the time runs out the session
 plays the default (the smallest stake, or ``stand``) and the screen says
 so. What the other seats do is printed as it happens, each hand's
 settlement lines when it ends (:mod:`play.settlement`).
@@ -18,9 +18,6 @@ leaves cleanly: the hand in play is written to the history as unfinished.
 from __future__ import annotations
 
 import datetime
-import os
-import select
-import time
 from collections.abc import Sequence
 from typing import IO, Any
 
@@ -29,6 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from play.session import ActionRefused, Change, TableSession
+from play.timed_input import LineReader, open_reader, seconds_shown
 
 BACK = "##"
 """A card the viewer may not see."""
@@ -84,39 +82,6 @@ def settlement_text(lines: Sequence[dict[str, Any]]) -> Text:
     return Text("\n".join(out))
 
 
-class LineReader:
-    """Lines from a file descriptor, read with a timeout (``select``), buffered by hand.
-
-    Reading the descriptor directly keeps ``select`` truthful: no line waits
-    unseen in a Python buffer while ``select`` says nothing is there.
-    """
-
-    def __init__(self, fd: int) -> None:
-        self.fd = fd
-        self._pending = b""
-
-    def readline(self, timeout: float | None) -> str | None:
-        """The next line without its newline; None if ``timeout`` seconds pass first.
-
-        Raises ``EOFError`` at the end of the input.
-        """
-        end = None if timeout is None else time.monotonic() + timeout
-        while b"\n" not in self._pending:
-            wait = None if end is None else max(0.0, end - time.monotonic())
-            ready, _, _ = select.select([self.fd], [], [], wait)
-            if not ready:
-                return None
-            chunk = os.read(self.fd, 4096)
-            if not chunk:
-                if self._pending:
-                    line, self._pending = self._pending, b""
-                    return line.decode("utf-8", "replace").strip()
-                raise EOFError
-            self._pending += chunk
-        line, _, self._pending = self._pending.partition(b"\n")
-        return line.decode("utf-8", "replace").strip()
-
-
 class TerminalTable:
     """Play ``session`` from ``seat`` in the terminal until the table is over or the player
     leaves."""
@@ -129,7 +94,7 @@ class TerminalTable:
         self.session = session
         self.seat = seat
         self.console = console or Console(highlight=False)
-        self.reader = reader or LineReader(0)
+        self.reader = reader or open_reader(0, self.console.file)
         self.history = history
         # the hand's actions so far (agents who bet before the first prompt), then each change
         self._changes: list[Change] = [Change("action", d) for d in session.decisions]
@@ -163,14 +128,7 @@ class TerminalTable:
                            "## is a card you may not see.", style="dim"))
         console.print(Text("Actions: ") + legal_text(view))
         while not session.over and session.actor == self.seat:
-            left = session.remaining()
-            if left is None:
-                prompt = "your move> "
-            else:
-                until = (datetime.datetime.now() + datetime.timedelta(seconds=left))
-                prompt = f"your move ({left:.0f} s left, until {until:%H:%M:%S})> "
-            console.print(Text(prompt), end="")
-            line = self.reader.readline(left)
+            line = self.reader.readline(self._prompt, session.remaining())
             if line is None:
                 before = session.default_action()
                 label = next(a.label for a in session.legal() if a.id == before)
@@ -187,6 +145,16 @@ class TerminalTable:
                 console.print(Text(f"Refused: {refused}"))
                 continue
             return
+
+    def _prompt(self, left: float | None) -> str:
+        """``your move (17 s left)> ``; a prompt written once (input not a terminal) also says
+        until when."""
+        if left is None:
+            return "your move> "
+        if self.reader.live:
+            return f"your move ({seconds_shown(left)} s left)> "
+        until = datetime.datetime.now() + datetime.timedelta(seconds=left)
+        return f"your move ({seconds_shown(left)} s left, until {until:%H:%M:%S})> "
 
     def _report(self) -> None:
         """Print what happened since the last prompt: the actions and finished hands."""
@@ -213,5 +181,6 @@ class TerminalTable:
 def play_in_terminal(session: TableSession, seat: int, history: str | None = None,
                      stream: IO[str] | None = None) -> int:
     """Run :class:`TerminalTable` for ``seat`` on standard input and output; its exit status."""
-    fd = 0 if stream is None else stream.fileno()
-    return TerminalTable(session, seat, reader=LineReader(fd), history=history).run()
+    console = Console(highlight=False)
+    reader = open_reader(0 if stream is None else stream.fileno(), console.file)
+    return TerminalTable(session, seat, console=console, reader=reader, history=history).run()

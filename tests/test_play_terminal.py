@@ -3,24 +3,39 @@
 A scripted deck (``--deck``, ``--bank``: for tests and lessons) deals seat 0
 (the person) 7o, seat 1 (an agent) 5c and the bank Rc, all face down
 (RULES.md §4.1): until the showdown the person's screen shows 7o in brackets
-and never 5c or Rc. Keystrokes are typed as a person would, Ctrl-C included.
+and never 5c or Rc. Keystrokes are typed as a person would, Backspace and
+Ctrl-C included; the prompt counts the seconds down in place while it waits.
 """
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import sys
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from play.history import read_history, replay
+from play.session import HUMAN, TableSession
+from play.terminal import TerminalTable
+from play.timed_input import open_reader
 
 pexpect = pytest.importorskip("pexpect")
 
 ROOT = Path(__file__).resolve().parents[1]
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
+PROMPT = "your move> \x1b[K"
+"""The prompt without a timer, nothing typed yet (the rest of its line cleared)."""
+
+
+def _live_prompt(typed: str = "") -> str:
+    """The prompt counting down (the seconds as group 1) with ``typed`` after it."""
+    return r"your move \((\d+) s left\)> " + re.escape(typed) + r"\x1b\[K"
+
+
 TABLE = ["--opponents", "threshold:5.5,threshold:5.5", "--rules", "catalan", "--bank", "2",
          "--deck", "7o 5c Rc 4b Cc 3o", "--seed", "1"]
 
@@ -39,11 +54,11 @@ def _screen(text: str) -> str:
 def test_a_whole_session_shows_the_seat_what_it_may_see_and_replays(tmp_path):
     history = tmp_path / "hands.jsonl"
     child = _spawn(*TABLE, "--hands", "1", "--no-timer", "--history", str(history))
-    child.expect("your move> ")
+    child.expect_exact(PROMPT)
     bet_screen = _screen(child.before)
     assert "Actions: 10 bet 10 · 20 bet 20 · 50 bet 50 · 100 bet 100" in bet_screen
     child.sendline("10")
-    child.expect("your move> ")
+    child.expect_exact(PROMPT)
     play_screen = _screen(child.before)
     assert re.search(r">\s+0\s+you\s+989\s+10\s+\[7o\]\s+7\s+playing", play_screen)
     assert re.search(r"1\s+threshold:5.5\s+989\s+10\s+##\s+\?\s+waiting", play_screen)
@@ -66,8 +81,10 @@ def test_a_whole_session_shows_the_seat_what_it_may_see_and_replays(tmp_path):
 def test_timers_fire_bad_input_is_refused_and_ctrl_c_saves_the_history(tmp_path):
     history = tmp_path / "hands.jsonl"
     child = _spawn(*TABLE, "--hands", "3", "--bet-timeout", "2", "--history", str(history))
+    child.expect(r"your move \(1 s left\)> ")
+    child.expect(r"your move \(0 s left\)> ")
     child.expect("Time is up: the timer played bet 10 for you.")
-    child.expect(r"your move \(\d+ s left, until \d\d:\d\d:\d\d\)> ")
+    child.expect(_live_prompt())
     child.sendline("zz")
     child.expect("Refused: 'zz' is not an action; choose one of: s \\(stand\\), h \\(hit\\)")
     child.expect("your move")
@@ -85,6 +102,46 @@ def test_timers_fire_bad_input_is_refused_and_ctrl_c_saves_the_history(tmp_path)
     records = read_history(history)
     assert records[0]["finished"] and records[0]["actions"][0] == [0, "bet_1", "timeout"]
     assert replay(history) == records[-1]["chips"]
+
+
+def test_the_prompt_counts_down_and_what_was_typed_survives_each_redraw():
+    child = _spawn(*TABLE, "--hands", "1", "--bet-timeout", "6")
+    child.expect(_live_prompt())
+    first = int(child.match.group(1))
+    child.send("2")
+    redrawn = first
+    while redrawn >= first:  # the echo of "2", then the redraw a second later
+        child.expect(_live_prompt("2"))
+        redrawn = int(child.match.group(1))
+    assert 0 < redrawn < first
+    child.send("5\x7f")  # a 5, rubbed out by Backspace
+    child.expect(_live_prompt("2"))
+    child.send("0\r")
+    child.expect(_live_prompt())
+    play_screen = _screen(child.before)
+    assert "  you: bet 20" in play_screen
+    assert re.search(r">\s+0\s+you\s+979\s+20\s+\[7o\]\s+7\s+playing", play_screen)
+    child.send("s\r")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_input_that_is_not_a_terminal_gets_one_prompt_saying_until_when():
+    session = TableSession([HUMAN, "threshold:5.5", "threshold:5.5"], "catalan", seed=1,
+                           hands=1, deck="7o 5c Rc 4b Cc 3o".split(), bank=2)
+    keys, typist = os.pipe()  # piped input, as in `sette play --human < keys.txt`
+    os.write(typist, b"10\ns\n")
+    os.close(typist)
+    out = io.StringIO()
+    table = TerminalTable(session, 0, console=Console(file=out, width=120),
+                          reader=open_reader(keys, out))
+    assert table.run() == 0
+    os.close(keys)
+    screen = out.getvalue()
+    assert re.search(r"your move \(18 s left, until \d\d:\d\d:\d\d\)>   you: bet 10", screen)
+    assert "\x1b[K" not in screen  # written once, never redrawn
+    assert "Final chips: seat 0 1009, seat 1 989, seat 2 1000." in screen
 
 
 def test_sette_watch_shows_each_action_with_its_probabilities(capsys):
