@@ -11,7 +11,8 @@ plays the default for them. Two readers share one call,
   time (``tty.setcbreak``: no line discipline, no echo, but Ctrl-C still
   interrupts) into a :class:`LineEditor`, and the prompt line is redrawn in
   place — ``your move (17 s left)> 2`` — each time the whole seconds left
-  change or a key is typed, so what was typed survives every redraw.
+  change or a key is typed, so what was typed survives every redraw (a line
+  wider than the terminal shows its end).
   Backspace rubs out a character, Ctrl-U the line, Enter sends it, Ctrl-D on
   an empty line ends the input; arrow keys and other escape sequences are
   ignored. The terminal's settings are restored whatever happens.
@@ -191,8 +192,11 @@ class LiveLineReader(LineReader):
                 self._keys += self._decoder.decode(chunk)
 
     def _draw(self, prompt: str, typed: str) -> None:
-        """Redraw the prompt line in place (only when it changed)."""
-        line = prompt + typed
+        """Redraw the prompt line in place (only when it changed), the typed text's end
+        alone when the whole line would wrap (a carriage return redraws one row)."""
+        _, columns = termios.tcgetwinsize(self.fd)
+        overflow = len(prompt) + len(typed) - (columns - 1)
+        line = prompt + (typed[overflow:] if columns and overflow > 0 else typed)
         if line != self._drawn:
             self._drawn = line
             self._write("\r" + line + CLEAR_TO_END)

@@ -67,6 +67,16 @@ def test_typed_keys_are_edited_and_echoed_in_the_redrawn_prompt(terminal):
     assert out.getvalue().endswith("\rmove (1 s)> zz\x1b[K\rmove (0 s)> zz\x1b[K")
 
 
+def test_a_line_wider_than_the_terminal_shows_its_end_on_one_row(terminal):
+    keyboard, table = terminal
+    termios.tcsetwinsize(table, (24, 12))
+    tty.setcbreak(table)
+    os.write(keyboard, b"abcdefghij\n")
+    out = io.StringIO()
+    assert LiveLineReader(table, out).readline(_prompt, None) == "abcdefghij"
+    assert out.getvalue().endswith("\rmove> fghij\x1b[K\n")  # 11 columns drawn of 12
+
+
 def test_time_running_out_returns_none_and_restores_the_terminal(terminal):
     keyboard, table = terminal
     before = termios.tcgetattr(table)
