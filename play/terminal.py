@@ -26,7 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from play.session import ActionRefused, Change, TableSession
-from play.timed_input import LineReader, open_reader, seconds_shown
+from play.timed_input import LineReader, LiveLineReader, open_reader, seconds_shown
 
 BACK = "##"
 """A card the viewer may not see."""
@@ -87,7 +87,8 @@ class TerminalTable:
     leaves."""
 
     def __init__(self, session: TableSession, seat: int, console: Console | None = None,
-                 reader: LineReader | None = None, history: str | None = None) -> None:
+                 reader: LineReader | LiveLineReader | None = None,
+                 history: str | None = None) -> None:
         if seat not in session.humans:
             raise ValueError(f"seat {seat} is not a human seat (human seats: "
                              f"{', '.join(map(str, session.humans))})")

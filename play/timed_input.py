@@ -141,16 +141,18 @@ class LineReader:
         return line.decode("utf-8", "replace").strip()
 
 
-class LiveLineReader(LineReader):
+class LiveLineReader:
     """Lines typed at a terminal, the prompt redrawn in place as the seconds run down.
 
     Keys typed after Enter wait for the next line.
     """
 
     live = True
+    """Whether the prompt counts down in place."""
 
     def __init__(self, fd: int, out: IO[str]) -> None:
-        super().__init__(fd, out)
+        self.fd = fd
+        self.out = out
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._keys = ""
         self._drawn = ""
@@ -206,7 +208,7 @@ class LiveLineReader(LineReader):
         self.out.flush()
 
 
-def open_reader(fd: int, out: IO[str]) -> LineReader:
+def open_reader(fd: int, out: IO[str]) -> LineReader | LiveLineReader:
     """A :class:`LiveLineReader` when both ``fd`` and ``out`` are a terminal, else a
     :class:`LineReader`."""
     if os.isatty(fd) and out.isatty():
