@@ -38,6 +38,8 @@ CODE_BYTES = 16
 """Random bytes in a table code (``secrets.token_urlsafe``: 22 characters)."""
 TOKEN_BYTES = 24
 """Random bytes in a seat token (32 characters)."""
+IDLE_S = 3600.0
+"""A table nobody is connected to is closed after this many seconds without a move."""
 
 
 class TableError(ValueError):
@@ -138,6 +140,8 @@ class PrivateTable:
         self.tokens: dict[int, str] = {}
         """The seat token of every human seat that someone holds."""
         self.subscribers: list[Subscriber] = []
+        self.last_seen = clock()
+        """The clock's time of the last connection, departure or action."""
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
 
@@ -202,6 +206,7 @@ class PrivateTable:
             raise TableError(f"action {action!r}: name an action (\"stand\"), its key or "
                              "its number")
         self.session.act(seat, action)
+        self.last_seen = self.clock()
         self.wake()
 
     def view(self, seat: int) -> dict[str, Any]:
@@ -217,12 +222,14 @@ class PrivateTable:
         """A new connection of ``seat``: it gets the seat's view now and after every change."""
         sub = Subscriber(seat)
         self.subscribers.append(sub)
+        self.last_seen = self.clock()
         sub.queue.put_nowait(self.view(seat))
         return sub
 
     def unsubscribe(self, sub: Subscriber) -> None:
         if sub in self.subscribers:
             self.subscribers.remove(sub)
+        self.last_seen = self.clock()
 
     def publish(self) -> None:
         """Push every connection its own seat's view (computed once per seat)."""
@@ -257,8 +264,15 @@ class PrivateTable:
         if self._task is None:
             self._task = asyncio.get_running_loop().create_task(self.drive())
 
+    def stop(self) -> None:
+        """Stop the task at once; the session writes its hand in play as unfinished."""
+        if self._task is not None:
+            self._task.cancel()
+        if self.session is not None:
+            self.session.close()
+
     async def close(self) -> None:
-        """Stop the task; the session writes its hand in play as unfinished."""
+        """Stop the task and wait for it; the session writes its hand in play as unfinished."""
         if self._task is not None:
             self._task.cancel()
             try:
@@ -289,6 +303,7 @@ class TableRegistry:
     def open(self, options: TableOptions) -> tuple[PrivateTable, int, str]:
         """A new table, with the opener in its first human seat: the table, seat and token."""
         options = options.checked()
+        self.prune()
         if len(self.tables) >= self.max_tables:
             raise TableError(f"this server holds {self.max_tables} tables already; "
                              "try again later")
@@ -305,6 +320,14 @@ class TableRegistry:
         self.tables[code] = table
         seat, token = table.claim_seat()
         return table, seat, token
+
+    def prune(self) -> None:
+        """Close the tables nobody is connected to that saw no move for :data:`IDLE_S`."""
+        now = self.clock()
+        for code, table in list(self.tables.items()):
+            if not table.subscribers and now - table.last_seen > IDLE_S:
+                del self.tables[code]
+                table.stop()
 
     def get(self, code: object) -> PrivateTable:
         """The table of ``code``; :class:`NotFound` names a wrong one."""

@@ -323,3 +323,17 @@ def test_a_session_played_over_the_socket_replays_to_the_same_chips(
         chips = [s["chips"] for s in message["view"]["seats"]]
     assert replay(tmp_path / f"{table.code}.jsonl") == chips
     assert len(read_history(tmp_path / f"{table.code}.jsonl")) == 3
+
+
+def test_a_table_left_alone_for_an_hour_is_closed(client: TestClient, clock: Clock) -> None:
+    idle = client.post("/api/tables", json={"seats": ["human", "random"]}).json()
+    with client.websocket_connect(f"/ws/{idle['code']}") as ws:
+        ws.send_json({"type": "hello", "token": idle["token"]})
+        ws.receive_json()
+        clock.now += 3601  # someone is still connected: it stays
+        kept = client.post("/api/tables", json={"seats": ["human", "random"]}).json()
+        assert client.get(f"/api/tables/{idle['code']}").status_code == 200
+    clock.now += 3601  # nobody connected for an hour: both close when the next table opens
+    client.post("/api/tables", json={"seats": ["human", "random"]})
+    for code in (idle["code"], kept["code"]):
+        assert client.get(f"/api/tables/{code}").status_code == 404

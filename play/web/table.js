@@ -48,18 +48,20 @@ function cardNode(name, ownHidden) {
                            title: label + (ownHidden ? " (face down: only you see it)" : ""),
                            "data-card": name },
                   el("span", { class: "rank" }, rank), suitIcon(suit),
-                  el("span", { class: "suit-name" }, RANKS[rank] ? RANKS[rank] : suit));
+                  el("span", { class: "suit-name" }, suit));
   return node;
 }
 
 // -- the table --------------------------------------------------------------------------
 let socket = null;
-let state = { code: null, token: null, seat: null, deadline: null, timerTicker: null, legal: [] };
+let state = { code: null, token: null, seat: null, deadline: null, timerTicker: null, legal: [],
+              timerWho: "", timerWhat: "" };
 
 function seatNode(seat, view) {
   const me = seat.is_viewer;
+  const who = seat.human ? (me ? "" : "a player") : "agent " + seat.name;
   const head = el("h3", {}, "Seat " + seat.seat,
-                  seat.name ? el("span", { class: "who" }, seat.name) : null,
+                  who ? el("span", { class: "who" }, who) : null,
                   seat.is_bank ? el("span", { class: "badge bank" }, "BANK") : null,
                   me ? el("span", { class: "badge you" }, "you") : null);
   const node = el("div", { class: "seat" + (me ? " me" : "") + (seat.acting ? " acting" : ""),
@@ -69,6 +71,10 @@ function seatNode(seat, view) {
                       ? "  (last hand " + (seat.last_hand_net >= 0 ? "+" : "") + seat.last_hand_net + ")" : "")));
   if (seat.sitting_out) node.append(el("div", { class: "line" }, "sitting out"));
   for (const hand of seat.hands || []) {
+    if (!hand.cards.length) {  // before the deal: only the stake, if any
+      if (hand.bet) node.append(el("div", { class: "line" }, "bet " + hand.bet));
+      continue;
+    }
     const cards = el("div", { class: "cards" });
     hand.cards.forEach((name, i) => cards.append(cardNode(name, hand.own_hidden && hand.own_hidden[i])));
     node.append(el("div", { class: "hand" }, cards,
@@ -82,7 +88,7 @@ function renderTimer() {
   const timer = $("timer");
   if (state.deadline === null) { timer.textContent = ""; return; }
   const left = Math.max(0, (state.deadline - performance.now()) / 1000);
-  timer.textContent = "⏱ " + left.toFixed(0) + " s";
+  timer.textContent = state.timerWho + ": " + Math.ceil(left).toFixed(0) + " s to " + state.timerWhat;
   timer.classList.toggle("urgent", left < 6);
 }
 
@@ -94,6 +100,10 @@ function render(message) {
      " · jackpot " + view.jackpot : " · waiting for players: free seats " + table.free_seats.join(", "));
   $("start").hidden = table.started;
   state.deadline = message.seconds_left === null ? null : performance.now() + 1000 * message.seconds_left;
+  if (view) {
+    state.timerWho = view.your_turn ? "your turn" : "seat " + view.actor;
+    state.timerWhat = view.phase === "bet" ? "bet" : "act";
+  }
   renderTimer();
   const seats = $("seats");
   seats.replaceChildren();
@@ -102,6 +112,7 @@ function render(message) {
   actions.replaceChildren();
   const settlement = $("settlement");
   settlement.replaceChildren();
+  settlement.hidden = true;
   if (!view) return;
   for (const seat of view.seats) seats.append(seatNode(seat, view));
   state.legal = view.legal || [];
@@ -119,12 +130,13 @@ function render(message) {
   }
   if (view.actions && view.actions.length) {
     $("hand-actions").textContent = "this hand: " + view.actions.map((a) =>
-      "seat " + a.seat + " " + a.name.replace(/_/g, " ") + (a.how === "timeout" ? " (timer)" : "")).join(" · ");
+      "seat " + a.seat + " " + actionWords(a.name, view.min_bet) + (a.how === "timeout" ? " (timer)" : "")).join(" · ");
   } else {
     $("hand-actions").textContent = "";
   }
   const lines = view.last_settlement || [];
   if (lines.length) {
+    settlement.hidden = false;
     settlement.append(el("h3", {}, "Last hand"));
     const list = el("ul", {});
     for (const line of lines) {
@@ -134,6 +146,12 @@ function render(message) {
     }
     settlement.append(list);
   }
+}
+
+function actionWords(name, minBet) {
+  // "bet_2" is two steps of the minimum bet: "bet 20", as the buttons say (play/session.py).
+  const stake = name.match(/^(bet|raise|bid)_(\d+)$/);
+  return stake ? stake[1] + " " + Number(stake[2]) * minBet : name.replace(/_/g, " ");
 }
 
 document.addEventListener("keydown", (event) => {
