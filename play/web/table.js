@@ -202,22 +202,22 @@ async function api(method, path, body) {
 
 // -- lobby and join ---------------------------------------------------------------------
 function seatRow(index, value) {
-  const you = index === 0;
+  if (index === 0) return el("li", { "data-you": "yes" }, el("strong", {}, "you"));
   const select = el("select", { class: "seat-kind" });
-  for (const [v, text] of [["human", you ? "you" : "a friend (by the link)"], ["agent", "an agent"]]) {
+  for (const [v, text] of [["human", "a friend (by the link)"], ["agent", "an agent"]]) {
     select.append(el("option", { value: v }, text));
   }
   const spec = el("input", { class: "seat-spec", value: value === "human" ? "threshold:5.5" : value, size: "16" });
   select.value = value === "human" ? "human" : "agent";
   spec.hidden = select.value === "human";
-  select.disabled = you;
   select.addEventListener("change", () => { spec.hidden = select.value === "human"; });
   return el("li", {}, select, " ", spec);
 }
 
 function seatEntries() {
   return [...document.querySelectorAll("#seat-list li")].map((li) =>
-    li.querySelector(".seat-kind").value === "human" ? "human" : li.querySelector(".seat-spec").value);
+    li.dataset.you || li.querySelector(".seat-kind").value === "human" ? "human"
+      : li.querySelector(".seat-spec").value);
 }
 
 async function showLobby() {
