@@ -22,6 +22,7 @@ legal; this module only routes a seat's messages to it and its views back.
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import time
 from collections.abc import Callable
@@ -40,6 +41,9 @@ TOKEN_BYTES = 24
 """Random bytes in a seat token (32 characters)."""
 IDLE_S = 3600.0
 """A table nobody is connected to is closed after this many seconds without a move."""
+
+
+_log = logging.getLogger(__name__)
 
 
 class TableError(ValueError):
@@ -244,12 +248,25 @@ class PrivateTable:
 
     # -- the task ------------------------------------------------------------------------
     async def drive(self) -> None:
-        """Tick the session at its deadlines and publish the views after every change."""
+        """Tick the session at its deadlines and publish the views after every change.
+
+        An agent that fails (a model that cannot act, say) stops the table: its
+        players are told why, and the hand in play is written as unfinished.
+        """
         while True:
             self._wake.clear()
             session = self.session
-            if session is not None:
-                session.tick(self.clock())
+            try:
+                if session is not None:
+                    session.tick(self.clock())
+            except Exception as exc:  # an agent's own error: stop this table, not the server
+                _log.exception("table %s stopped", self.code)
+                assert session is not None
+                session.close()
+                for sub in self.subscribers:
+                    sub.queue.put_nowait({"type": "error",
+                                          "message": f"the table stopped: {exc}"})
+                return
             self.publish()
             if session is not None and session.over:
                 return

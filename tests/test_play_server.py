@@ -22,7 +22,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 with warnings.catch_warnings():  # Starlette's note that it prefers httpx2 to httpx
-    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
     from fastapi.testclient import TestClient  # noqa: E402
 
 from play.history import read_history, replay  # noqa: E402
@@ -337,3 +337,11 @@ def test_a_table_left_alone_for_an_hour_is_closed(client: TestClient, clock: Clo
     client.post("/api/tables", json={"seats": ["human", "random"]})
     for code in (idle["code"], kept["code"]):
         assert client.get(f"/api/tables/{code}").status_code == 404
+
+
+def test_sette_serve_refuses_a_bad_port_by_name(capsys: pytest.CaptureFixture[str],
+                                                tmp_path: Path) -> None:
+    from train.cli import main
+
+    assert main(["serve", "--port", "70000", "--history-dir", str(tmp_path / "h")]) == 2
+    assert "sette serve: error: --port 70000: choose 0..65535" in capsys.readouterr().err
