@@ -124,7 +124,10 @@ def _play_turn(table: PrivateTable, pages: dict[int, Page], prefer: str = "stand
     shown(page, version)
     names = page.eval_on_selector_all("#actions button", "bs => bs.map(b => b.dataset.action)")
     page.click(f'#actions button[data-action="{prefer if prefer in names else names[0]}"]')
-    _wait(lambda: session.version != version or session.over, f"seat {seat}'s click to play")
+    # The server pushes a view once the action and the agents' replies are all played, so
+    # when the page draws a later version the table is still until the next person acts.
+    page.wait_for_function(f"Number(document.getElementById('seats').dataset.version) > "
+                           f"{version}", timeout=WAIT_MS)
 
 
 def shown(page: Page, version: int) -> None:

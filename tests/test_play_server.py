@@ -90,8 +90,13 @@ def scripted(client: TestClient, deck: list[str] = DECK) -> tuple[PrivateTable, 
     table, token0 = open_table(client, seats=("human", "human", "threshold:5.5"), hands=2,
                                seed=3, deck=tuple(deck), bank=2, bet_timeout=None,
                                act_timeout=None)
-    _seat, token1 = table.claim_seat()
+    assert client.portal is not None
+    _seat, token1 = client.portal.call(_claim, table)  # in the app's loop, as a request is
     return table, token0, token1
+
+
+async def _claim(table: PrivateTable) -> tuple[int, str]:
+    return table.claim_seat()
 
 
 class Seat:
