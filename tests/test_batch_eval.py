@@ -16,13 +16,14 @@ import pytest
 
 from agents import make_agent
 from agents.learned import LearnedAgent
+from envs.actions import ActionLayout
 from envs.batch.api import UnsupportedRules
 from envs.batch.engine import BatchEngine
 from envs.batch.reference import ScalarTables
 from envs.single_seat import fixed_bank_rules
 from evaluate import batch_eval, ev
 from evaluate.batch_eval import batch_seats, batch_tournament, play_tables
-from evaluate.tournament import Entrant, TournamentConfig, run_tournament
+from evaluate.tournament import FIELDS, Entrant, TournamentConfig, build_agents, run_tournament
 
 
 def _same(a: ev.Tally, b: ev.Tally) -> None:
@@ -139,10 +140,22 @@ def test_unsupported_rules_are_refused_by_name_or_played_on_the_scalar_engine() 
           ev.play("spanish_full", 2, policies, 20, engine="scalar"))
     with pytest.raises(ValueError, match="engine='gpu' is not one of auto, batch, scalar"):
         ev.play("catalan", 2, policies, 20, engine="gpu")
-    config = TournamentConfig((Entrant("c", "careful"),), "catalan", 2, 20)
-    assert batch_tournament(config, "auto") is None
-    with pytest.raises(ValueError, match="threshold agents only"):
+    config = TournamentConfig((Entrant("c", "careful"), Entrant("r", "random")), "catalan", 2, 20)
+    notes: list[str] = []
+    assert batch_tournament(config, "auto", note=notes.append) is None
+    assert notes == ["catalan: r has no batched policy (agents.batch_policies) — playing the "
+                     "scalar engine"]
+    np.testing.assert_array_equal(batch_tournament(config, "batch").data,
+                                  run_tournament(config).data)  # random asked row by row
+    config = TournamentConfig((Entrant("c", "careful"),), "spanish_full", 2, 20)
+    assert batch_tournament(config, "auto", note=notes.append) is None
+    assert notes[1].startswith("spanish_full: side_bets=True (supported: False);")
+    assert notes[1].endswith("not in the batch engine — playing the scalar engine")
+    with pytest.raises(UnsupportedRules) as refusal:
         batch_tournament(config, "batch")
+    assert "--engine scalar or auto" in str(refusal.value)
+    assert "ScalarTables" not in str(refusal.value)
+    assert batch_tournament(config, "scalar") is None
 
 
 def test_auto_batches_only_where_every_seat_has_a_kernel(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -178,3 +191,99 @@ def test_a_model_of_the_information_state_is_given_the_information_state() -> No
     _same(play_tables(ScalarTables("catalan", 2, 4, max_hands=10), policies, 60, seed=1),
           expected)
     _same(ev.play("catalan", 2, policies, 60, seed=1, engine="batch"), expected)
+
+
+TOURNAMENTS = [
+    ("catalan", 2, ("careful", "reader"), False),
+    ("catalan_house", 4, ("careful|reader", "threshold:5"), False),
+    ("catalan_house", 2, ("careful|reader",), True),
+    ("pagat_italian", 4, ("careful|reader", "reader"), True),
+    ("pagat_italian", 2, ("threshold:7.5|reader",), True),  # hits a 7: pairs of sevens
+    ("spanish", 2, ("careful|reader", "threshold:4"), False),
+]
+
+
+@pytest.mark.parametrize("rules,seats,specs,fixed_bank", TOURNAMENTS,
+                         ids=[f"{r}-{n}{'-fixed' * f}" for r, n, _, f in TOURNAMENTS])
+def test_batch_tournament_counts_every_field_as_the_scalar_one(
+        rules: str, seats: int, specs: tuple[str, ...], fixed_bank: bool) -> None:
+    """Busts, naturals, jackpot hits and chips, wins, pushes and losses read from the event rows
+    equal the scalar tournament's, table by table, arrangement, seat and role."""
+    config = TournamentConfig(tuple(Entrant(f"a{i}", s) for i, s in enumerate(specs)), rules,
+                              seats, 300, 3, 10, fixed_bank)
+    scalar = run_tournament(config)
+    batch = batch_tournament(config, "auto")
+    assert batch is not None
+    for name, k in zip(FIELDS, range(len(FIELDS))):
+        np.testing.assert_array_equal(batch.data[..., k], scalar.data[..., k], err_msg=name)
+    assert batch.markdown() == scalar.markdown()
+    totals = dict(zip(FIELDS, scalar.data.sum(axis=(0, 1, 2, 3))))
+    assert totals["busts"] > 0 and totals["naturals"] > 0  # the counts are exercised
+    if rules == "catalan_house":
+        assert totals["jackpot_hits"] > 0 and totals["pushes"] > 0
+
+
+def test_batch_tournament_counts_the_actions_taken() -> None:
+    """Every action of every seat, as the scalar tournament's agents would count them."""
+    config = TournamentConfig((Entrant("a", "careful|reader"), Entrant("b", "threshold:5")),
+                              "catalan_house", 3, 100, 1, 10)
+    taken = np.zeros(ActionLayout(config.resolved_rules().bet_ladder).size, dtype=np.int64)
+    batch_tournament(config, "batch", actions=taken)
+    expected = np.zeros_like(taken)
+
+    class Counting:
+        def __init__(self, agent: Any) -> None:
+            self.agent = agent
+
+        def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
+            action = self.agent.act(observation, mask)
+            expected[action] += 1
+            return int(action)
+
+    run_tournament(config, agents=[Counting(a) for a in build_agents(config)])
+    np.testing.assert_array_equal(taken, expected)
+    assert taken.sum() > 0
+
+
+# ---------------------------------------------------------------- the commands
+def test_sette_evaluate_on_the_batch_engine_prints_the_scalar_numbers(capsys) -> None:
+    from train.cli import main
+
+    args = ["evaluate", "careful", "reader", "threshold:5", "--rules", "catalan_house",
+            "--seats", "3", "--hands", "60", "--json", "--no-progress"]
+    assert main(args + ["--engine", "scalar"]) == 0
+    scalar = capsys.readouterr().out
+    assert main(args + ["--engine", "batch"]) == 0
+    assert capsys.readouterr().out == scalar
+    assert main(["evaluate", "careful", "--rules", "spanish_full", "--engine", "batch"]) == 2
+    err = capsys.readouterr().err
+    assert "use --engine scalar or auto" in err and "ScalarTables" not in err
+
+
+def test_sette_report_on_the_batch_engine_is_the_scalar_report(tmp_path) -> None:
+    """The report's tournament and variant table: the same data on either engine, and
+    the fallback of a rule set the batch engine does not play said once."""
+    import json
+
+    from evaluate.report import ReportOptions, write_report
+
+    run = tmp_path / "run-seed0"
+    run.mkdir()
+    (run / "config.toml").write_text('[table]\nrules = "catalan_house"\nnum_seats = 2\n'
+                                     'table_hands = 10\n', encoding="utf-8")
+    (run / "run.json").write_text(json.dumps({"command": "all", "seed": 0,
+                                              "stage_seeds": [1, 2]}), encoding="utf-8")
+    data = {}
+    for engine in ("auto", "scalar"):
+        logged: list[str] = []
+        options = ReportOptions(hands=60, baselines=("careful", "reader"), variant_hands=40,
+                                presets=("catalan", "spanish_full"),
+                                variant_baselines=("careful|reader",), best_response=(),
+                                engine=engine)
+        report = write_report([run], tmp_path / engine, options, log=logged.append)
+        data[engine] = json.loads((report.parent / "report.json").read_text(encoding="utf-8"))
+        fallbacks = [line for line in logged if "playing the scalar engine" in line]
+        assert len(fallbacks) == (engine == "auto")
+    assert data["auto"]["tables"] == data["scalar"]["tables"]
+    assert data["auto"]["variants"] == data["scalar"]["variants"]
+    assert "--engine scalar" in data["scalar"]["command"]

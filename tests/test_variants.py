@@ -106,3 +106,37 @@ def test_variants_cli(capsys):
     assert "| `pagat` | +0.2234 |" in out and "careful" not in out
     assert main(["variants", "--rules", "pagat", "--seats", "99"]) == 2
     assert "--seats 99 is out of range" in capsys.readouterr().err
+
+
+def test_the_table_is_the_same_on_the_batch_and_the_scalar_engine():
+    """``engine="auto"`` plays the rules and lines of play the batch engine plays on it, the
+    others on the scalar engine, saying why once per reason; every number is the scalar one."""
+    rules, baselines = ["catalan_house", "spanish_full"], ("careful|reader", "random")
+    notes: list[str] = []
+    auto = variant_table(rules, baselines, seats=(2, 4), hands=200, note=notes.append)
+    scalar = variant_table(rules, baselines, seats=(2, 4), hands=200, engine="scalar",
+                           note=notes.append)
+    assert variant_data(auto) == variant_data(scalar)
+    assert auto[0].simulated["careful|reader", 4].uses["double"] > 0
+    assert notes == [
+        "catalan_house: baseline has no batched policy (agents.batch_policies) — playing the "
+        "scalar engine",
+        "spanish_full: side_bets=True (supported: False); fusilar=True (supported: False); "
+        "split_rule='abrirse' (supported: 'none', 'two_figures_once', "
+        "'two_figures_unlimited'); change_four='optional' (supported: 'off', 'forced') not in "
+        "the batch engine — playing the scalar engine"]
+
+
+def test_variants_cli_engine_switch(capsys):
+    """``--engine batch`` refuses rules the batch engine does not play, naming the switch and
+    the command line's way out; ``auto`` says on stderr which engine it fell back to."""
+    assert main(["variants", "--rules", "spanish_full", "--seats", "2", "--hands", "20",
+                 "--baseline", "threshold:5.5", "--engine", "batch"]) == 2
+    err = capsys.readouterr().err
+    assert "side_bets=True" in err and "use --engine scalar or auto" in err
+    assert "ScalarTables" not in err
+    assert main(["variants", "--rules", "pagat", "spanish_full", "--seats", "2", "4",
+                 "--hands", "20", "--baseline", "threshold:5.5"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.count("sette variants: spanish_full: side_bets=True") == 1
+    assert "pagat" not in captured.err and "| `spanish_full` |" in captured.out
