@@ -1,6 +1,6 @@
 """``sette serve``: the browser table's server on this machine (issue 15, "Browser").
 
-    sette serve [--host 127.0.0.1] [--port 8000] [--history-dir sette-tables]
+    sette serve [--host 127.0.0.1] [--port 8000] [--history-dir sette-tables] [--seed N]
 
 Starts the ASGI app (:mod:`play.server`) under uvicorn and prints the page's
 address: open it, open a private table, send its link to friends. Every
@@ -29,6 +29,9 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                             "(default: sette-tables)")
     serve.add_argument("--max-tables", type=int, default=1000,
                        help="tables open at once before new ones are refused (default: 1000)")
+    serve.add_argument("--seed", type=int, default=None,
+                       help="deal the k-th table opened with a seed drawn from this one (the "
+                            "same tables on every run, for lessons); default: fresh random deals")
     serve.set_defaults(func=_serve)
 
 
@@ -46,7 +49,8 @@ def _serve(args: argparse.Namespace) -> int:
     if args.max_tables < 1:
         raise ValueError(f"--max-tables {args.max_tables}: at least 1")
     args.history_dir.mkdir(parents=True, exist_ok=True)
-    app = create_app(TableRegistry(history_dir=args.history_dir, max_tables=args.max_tables))
+    app = create_app(TableRegistry(history_dir=args.history_dir, max_tables=args.max_tables,
+                                   seed=args.seed))
     print(f"sette serve: open http://{args.host}:{args.port}/ to open a private table "
           f"(hand histories in {args.history_dir}/); Ctrl-C stops", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")

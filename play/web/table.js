@@ -97,7 +97,7 @@ function render(message) {
   const view = message.view;
   $("hand-line").textContent = "table " + table.code + " · rules " + table.rules +
     (view ? " · hand " + view.hand + "/" + view.max_hands + " · " + view.phase +
-     " · jackpot " + view.jackpot : " · waiting for players: free seats " + table.free_seats.join(", "));
+     " · jackpot " + view.jackpot + " · shoe " + view.shoe : " · waiting for players: free seats " + table.free_seats.join(", "));
   $("start").hidden = table.started;
   state.deadline = message.seconds_left === null ? null : performance.now() + 1000 * message.seconds_left;
   if (view) {
