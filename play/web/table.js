@@ -173,7 +173,10 @@ function connect() {
     if (message.type === "error") { say(message.message); return; }
     if (message.type === "view") { say(""); render(message); }
   });
-  socket.addEventListener("close", () => { document.body.dataset.connected = "no"; });
+  socket.addEventListener("close", () => {
+    document.body.dataset.connected = "no";
+    if (!$("message").textContent) say("The connection closed: open your seat link again to rejoin.");
+  });
   document.body.dataset.connected = "yes";
 }
 
