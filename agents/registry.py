@@ -8,6 +8,9 @@ A *spec* names a seat's policy. Its forms:
 ``model:PATH``              a model trained by ``sette train`` (``model.zip`` or
                             its stage folder), read as plain weights
 ``PATH``                    the same, when the path exists on disk
+``rllib:PATH``              a policy trained on Ray RLlib (:mod:`agents.rllib_policy`):
+                            ``rllib:RUN/player``, ``rllib:RUN/bank``, or ``rllib:RUN``
+                            (its player and bank on one seat); a bare exported path too
 ``PLAYER|BANK``             one seat, the first spec while it plays and the
                             second while it holds the bank
                             (``runs/RUN/player|runs/RUN/bank``)
@@ -29,6 +32,7 @@ from pathlib import Path
 from agents.base import Agent
 from agents.heuristics import CarefulAgent
 from agents.learned import MODEL_FILE, load_model, model_path
+from agents.rllib_policy import check_spec, is_export, is_run, load_rllib
 from agents.scripted import RandomAgent, ThresholdAgent
 from agents.seating import RoleSplitAgent
 from envs.rules import Rules
@@ -73,6 +77,13 @@ def _model(arg: str | None, seed: int | None, rules: Rules) -> Agent:
     return load_model(arg)
 
 
+def _rllib(arg: str | None, seed: int | None, rules: Rules) -> Agent:
+    if not arg:
+        raise ValueError("agent spec 'rllib' needs a path: rllib:RUN/player, rllib:RUN/bank "
+                         "or rllib:RUN (a run of sette train --backend rllib)")
+    return load_rllib(arg)
+
+
 Factory = Callable[[str | None, int | None, Rules], Agent]
 """``factory(argument, seed, rules)``: the agent of one registered name."""
 
@@ -87,6 +98,8 @@ AGENT_SPECS: dict[str, tuple[Factory, str]] = {
                         "a standing player holds, 5); plays like careful as a player"),
     "model": (_model, "model:PATH — a model trained by sette train (model.zip or its folder; "
                       "read as plain weights, never unpickled)"),
+    "rllib": (_rllib, "rllib:PATH — a policy trained by sette train --backend rllib "
+                      "(RUN/player, RUN/bank, or RUN for both; plain weights, no ray needed)"),
 }
 
 _FORMS = ("or a model path (a model.zip or its folder, e.g. runs/RUN/player), or "
@@ -111,8 +124,12 @@ def resolve_spec(text: str) -> str:
     name, _, arg = text.partition(":")
     if name == "model" and arg:
         model_path(arg)
+    if name == "rllib" and arg:
+        check_spec(arg)
     if name in AGENT_SPECS:
         return text
+    if is_export(text) or is_run(text):
+        return f"rllib:{text}"
     if Path(text).exists():
         model_path(text)
         return f"model:{text}"

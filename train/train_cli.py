@@ -3,6 +3,7 @@
     sette train                      player, then bank, then self-play, then the table
     sette train player|bank|selfplay one part only
     sette train --resume RUN_DIR     continue a run that was stopped
+    sette train --backend rllib      player and bank together on Ray RLlib (train/rllib_train.py)
 
 Options set the table (--rules, --seats), the seed, a TOML config file
 (--config; every hyperparameter, see train/config.py) and single overrides
@@ -45,7 +46,26 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--run-dir", type=Path, help="where to put the run (default: runs/<name>)")
     p.add_argument("--resume", type=Path, metavar="RUN_DIR",
                    help="continue the run in RUN_DIR where it stopped")
+    _add_rllib_options(p)
     p.set_defaults(func=_train)
+
+
+def _add_rllib_options(p: argparse.ArgumentParser) -> None:
+    """The options of ``--backend rllib`` (train/rllib_train.py; the extra ``rllib``)."""
+    g = p.add_argument_group("Ray RLlib backend (--backend rllib)")
+    g.add_argument("--backend", choices=("sb3", "rllib"), default="sb3",
+                   help="sb3: Stable-Baselines3, stage by stage (default); rllib: player and "
+                        "bank trained together on Ray RLlib")
+    g.add_argument("--address", help="Ray cluster to run on (default: $RAY_ADDRESS, else a "
+                                     "local Ray)")
+    g.add_argument("--env-runners", type=int, help="sampling processes (default 2; 0: here)")
+    g.add_argument("--envs-per-runner", type=int, help="envs each runner steps (default 1)")
+    g.add_argument("--tables", type=int, help="tables each env plays at once (default 16)")
+    g.add_argument("--cpus", type=int, help="CPUs of a local Ray (default: all)")
+    g.add_argument("--observation-type", choices=("observation", "information_state"),
+                   help="what the policies see (default observation)")
+    g.add_argument("--iterations", type=int, help="PPO iterations (default 10)")
+    g.add_argument("--timesteps", type=int, help="env steps to train (instead of iterations)")
 
 
 INTERRUPTED = 130
@@ -64,8 +84,19 @@ def _train(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     # torch and Stable-Baselines3 load only when training is asked for.
+    if args.backend == "rllib" or _rllib_run(args.resume):
+        from train.rllib_train import run_from_args
+
+        return run_from_args(args)
     from train.pipeline import Run, new_run, open_run
 
+    rllib_only = [f"--{name.replace('_', '-')}" for name in
+                  ("address", "env_runners", "envs_per_runner", "tables", "cpus",
+                   "observation_type", "iterations", "timesteps")
+                  if getattr(args, name) is not None]
+    if rllib_only:
+        raise ValueError(f"{', '.join(rllib_only)}: only --backend rllib takes "
+                         f"{'these' if len(rllib_only) > 1 else 'this'}")
     if args.resume is not None:
         given = [name for name in ("config", "rules", "seats", "seed", "run_dir")
                  if getattr(args, name) is not None] + (["set"] if args.overrides else [])
@@ -89,3 +120,16 @@ def _run(args: argparse.Namespace) -> int:
     _command, config, record = open_run(run_dir)
     print(f"run directory: {run_dir}", flush=True)
     return Run(run_dir, config, record).execute(args.what)
+
+
+def _rllib_run(run_dir: Path | None) -> bool:
+    """Whether ``run_dir`` (``--resume``) is a run of the RLlib backend (its ``run.json``)."""
+    record = None if run_dir is None else run_dir / "run.json"
+    if record is None or not record.is_file():
+        return False
+    import json
+
+    try:
+        return json.loads(record.read_text(encoding="utf-8")).get("backend") == "rllib"
+    except ValueError:
+        return False
