@@ -254,3 +254,25 @@ def test_fused_threshold_loop_counts_as_the_tournament(preset, seats, fixed):
             _count_hand(expected, hand, scale)
         np.testing.assert_allclose(counts[t], expected, rtol=0, atol=1e-9,
                                    err_msg=f"table {t}")
+
+
+@pytest.mark.parametrize("make", [lambda: BatchEngine("catalan", 2, 4),
+                                  lambda: ScalarTables("catalan", 2, 4)],
+                         ids=["compiled", "reference"])
+def test_both_batches_refuse_the_same_table_indices(make):
+    """One check (``envs.batch.api.table_indices``): a reset or step moves a table once, so a
+    repeated table is refused by name; reads may name a table twice."""
+    tables = make()
+    tables.reset(np.arange(4, dtype=np.int64))
+    before = np.copy(tables.chips)
+    with pytest.raises(ValueError, match="table 2 is named 2 times"):
+        tables.reset(np.array([1, 2]), tables=np.array([2, 2]))
+    with pytest.raises(ValueError, match="table 2 is named 2 times"):
+        tables.step(np.array([14, 14]), tables=np.array([2, 2]))
+    with pytest.raises(ValueError, match="table 4 is not one of the tables 0..3"):
+        tables.step(np.array([14]), tables=np.array([4]))
+    with pytest.raises(ValueError, match="1-D array of table indices"):
+        tables.reset(np.array([1]), tables=np.array([0.5]))
+    assert np.array_equal(tables.chips, before)
+    twice = tables.observe(np.array([0, 1]), tables=np.array([3, 3]))
+    assert np.array_equal(twice, tables.observe(np.array([0, 1]), tables=np.array([3, 3])))

@@ -56,7 +56,7 @@ import numpy as np
 from envs.actions import ActionLayout
 from envs.rules import Rules
 
-__all__ = ["TableBatch", "UnsupportedRules", "check_tables"]
+__all__ = ["TableBatch", "UnsupportedRules", "check_tables", "table_indices"]
 
 
 class UnsupportedRules(ValueError):
@@ -142,3 +142,28 @@ def check_tables(num_tables: object, seeds: object) -> np.ndarray:
     if len(array) and int(array.min()) < 0:
         raise ValueError(f"seeds must be non-negative; got {int(array.min())}")
     return array.astype(np.int64)
+
+
+def table_indices(num_tables: int, tables: object, distinct: bool = True) -> np.ndarray:
+    """``tables`` as int64 indices of ``num_tables`` tables (None: every table, in order), or a
+    ``ValueError`` naming what is wrong (shared by every :class:`TableBatch`).
+
+    ``distinct``: a table may not be named twice — a ``reset`` or ``step`` moves each
+    table once — as reads (``observe``) may name one table twice.
+    """
+    if tables is None:
+        return np.arange(num_tables, dtype=np.int64)
+    idx = np.asarray(tables)
+    if idx.ndim != 1 or (len(idx) and idx.dtype.kind not in "iu"):
+        raise ValueError(f"tables must be a 1-D array of table indices in 0..{num_tables - 1}; "
+                         f"got {idx.dtype} of shape {idx.shape}")
+    if len(idx) and (int(idx.min()) < 0 or int(idx.max()) >= num_tables):
+        bad = idx[(idx < 0) | (idx >= num_tables)][0]
+        raise ValueError(f"table {int(bad)} is not one of the tables 0..{num_tables - 1}")
+    idx = idx.astype(np.int64)
+    # indices in increasing order (flatnonzero's) are distinct without sorting them
+    if distinct and not (idx[1:] > idx[:-1]).all() and len(np.unique(idx)) != len(idx):
+        values, counts = np.unique(idx, return_counts=True)
+        raise ValueError(f"tables must not repeat a table; table {int(values[counts > 1][0])} "
+                         f"is named {int(counts.max())} times")
+    return idx

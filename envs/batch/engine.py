@@ -35,7 +35,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from envs.actions import ActionLayout
-from envs.batch.api import UnsupportedRules, check_tables
+from envs.batch.api import UnsupportedRules, check_tables, table_indices
 from envs.batch.event_rows import ROW
 from envs.batch.kernels_rulebook import pack_rules
 from envs.batch import kernels_table as kt
@@ -151,12 +151,17 @@ class BatchEngine:
         self.rewards = np.zeros((b, s), dtype=np.float64)
         self.in_hand = np.zeros((b, s), dtype=bool)
         self._log: list[list[np.ndarray]] = [[] for _ in range(b)] if record else []
+        from envs.batch.observer import BatchObserver
+
         self._observer: Any = None
         if observe or information_state:
-            from envs.batch.observer import BatchObserver
-
             self._observer = BatchObserver(resolved, s, b, max_hands=max_hands,
                                            information_state=information_state)
+            observer = self._observer
+        else:  # the kernels take an observer's arrays either way (one signature): a stand-in's
+            observer = BatchObserver(resolved, s, 1, max_hands=max_hands)
+        self._observing = (self._observer is not None, *observer.kernel_arrays())
+        """The kernels' ``observing`` flag and the observer's arrays (:mod:`envs.batch.kernels`)."""
         self._information_state = information_state
 
     # ------------------------------------------------------------------ calls
@@ -165,24 +170,12 @@ class BatchEngine:
                 self._DISC, self._RNG, self.row_buffer, self._mask, self.over, self.refused,
                 self.rewards, self.in_hand)
 
-    def _indices(self, tables: np.ndarray | None) -> np.ndarray:
-        if tables is None:
-            return np.arange(self.num_tables, dtype=np.int64)
-        idx = np.asarray(tables)
-        if idx.ndim != 1 or idx.dtype.kind not in "iu" or (len(idx) and (
-                int(idx.min()) < 0 or int(idx.max()) >= self.num_tables)):
-            raise ValueError(f"tables must be indices in 0..{self.num_tables - 1}; got {tables!r}")
-        idx = idx.astype(np.int64)
-        if len(np.unique(idx)) != len(idx):
-            raise ValueError(f"tables must not repeat a table; got {tables!r}")
-        return idx
-
     def reset(self, seeds: np.ndarray, tables: np.ndarray | None = None,
               banks: np.ndarray | None = None, chips: np.ndarray | None = None) -> None:
         """``Engine.reset(seed=, bank=, chips=)`` at ``tables`` (see :class:`~envs.batch.api.TableBatch`)."""
         from envs.batch.kernels import reset_tables
 
-        idx = self._indices(tables)
+        idx = table_indices(self.num_tables, tables)
         seed_array = check_tables(len(idx), seeds)
         n, s = len(idx), self.num_seats
         if banks is None:
@@ -202,7 +195,7 @@ class BatchEngine:
                                  f"{chips!r}")
             stacks = stacks.astype(np.int64)
         kernel: Any = reset_tables  # a numba dispatcher: its arguments are the kernel's
-        bad = kernel(*self._arrays(), idx, seed_array, bank_array, stacks)
+        bad = kernel(*self._arrays(), idx, seed_array, bank_array, stacks, *self._observing)
         self._after(bad, idx, reset=True)
 
     def step(self, actions: np.ndarray, tables: np.ndarray | None = None) -> None:
@@ -220,7 +213,7 @@ class BatchEngine:
             idx = np.flatnonzero(~self.over)
             acts = acts[idx]
         else:
-            idx = self._indices(tables)
+            idx = table_indices(self.num_tables, tables)
             if len(acts) != len(idx):
                 raise ValueError(f"{len(acts)} actions for {len(idx)} tables")
         bad = check_actions(self._mask, idx, acts)
@@ -232,7 +225,7 @@ class BatchEngine:
             raise IllegalActionError(f"table {t}: action {a}{what} is not legal; legal: "
                                      f"{', '.join(legal) if legal else 'none (the episode is over)'}")
         kernel: Any = step_tables
-        overflow = kernel(*self._arrays(), idx, acts)
+        overflow = kernel(*self._arrays(), idx, acts, *self._observing)
         self._after(overflow, idx, reset=False)
 
     def _after(self, overflow: int, idx: np.ndarray, reset: bool) -> None:
@@ -246,8 +239,8 @@ class BatchEngine:
                     self._log[t] = [rows]
                 else:
                     self._log[t].append(rows)
-        if self._observer is not None:
-            self._observer.update(self.row_buffer, self.row_count, self)
+        if self._observer is not None:  # the kernel fed it the rows; its history reads them
+            self._observer.updated(self.row_buffer, self.row_count, self)
 
     def play_thresholds(self, seeds: np.ndarray, banks: np.ndarray | None,
                         thresholds: np.ndarray) -> np.ndarray:

@@ -3,8 +3,8 @@
 numba (``cache=True``) checks a cached function against its own source file
 only: a kernel compiled with the code of another module inlined in it (the
 table kernels call :mod:`envs.batch.kernels_table`, which calls the rulebook
-twins and the generator) would keep running the old code after that other
-module changed. :func:`refresh` therefore stamps the cache with a digest of
+twins and the generator, and the step and reset kernels the observer's
+row readers) would keep running the old code after that other module changed. :func:`refresh` therefore stamps the cache with a digest of
 every source the kernels are built from, and clears the kernels' cached
 files when the digest changes. It runs when :mod:`envs.batch.rng` or
 :mod:`envs.batch.kernels_rulebook` is imported — every kernel module imports
@@ -32,7 +32,8 @@ SOURCES: Final[dict[str, tuple[Path, ...]]] = {
     "rng": (_HERE / "rng.py",),
     "kernels_rulebook": _RULEBOOK,
     "kernels_table": _TABLE,
-    "kernels": (_HERE / "kernels.py", *_TABLE),
+    "kernels": (_HERE / "kernels.py", *_TABLE, _HERE / "obs_kernels.py",
+                _ENVS / "observation.py"),
     "kernels_fused": (_HERE / "kernels_fused.py", *_TABLE),
 }
 """Each kernel module and the files whose code or constants its kernels are compiled from."""

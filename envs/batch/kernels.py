@@ -5,17 +5,24 @@ holds them; :mod:`envs.batch.kernels_table` describes one table's slice) and
 runs one table's transition per iteration of a parallel loop, so no Python
 code runs per table. After a table moves, its mask (``Engine.action_mask()``),
 its ``over``, ``refused`` and ``in_hand`` flags and its rewards are brought up to date here.
+
+With ``observing`` set, the same pass over the tables also feeds each moved
+table's new rows to the batch observer (:class:`envs.batch.observer.BatchObserver`,
+whose arrays follow the engine's: :meth:`~envs.batch.observer.BatchObserver.kernel_arrays`),
+doing :func:`envs.batch.obs_kernels.update`'s work in its order: one kernel entry
+per call instead of two, and a table's rows read while they are still in cache.
+Without it the observer's arrays are a stand-in the kernel never touches.
 """
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit, prange
 
 from envs.batch import kernels_rulebook as rb
-from envs.batch.kernels_table import (E_CHIPS, E_NET, E_ORDER, E_REFUSED, T_ORDER_LEN, T_OVERFLOW,
-                                      T_PHASE, T_REWARDED, T_ROWS, fill_mask, reset_table,
-                                      step_table)
+from envs.batch.kernels_table import (E_CHIPS, E_NET, E_ORDER, E_REFUSED, T_ACTOR, T_JACKPOT,
+                                      T_ORDER_LEN, T_OVERFLOW, T_PHASE, T_PILE, T_PLAYED,
+                                      T_REWARDED, T_ROWS, fill_mask, reset_table, step_table)
+from envs.batch.obs_kernels import _apply_rows, _read_state
 from envs.phases import OVER
 
 __all__ = ["reset_tables", "check_actions", "step_tables"]
@@ -36,13 +43,39 @@ def _publish(r, t, T, SE, OVER_, REFUSED, REW, IN_HAND):  # type: ignore[no-unty
         IN_HAND[t, SE[t, i, E_ORDER]] = True
 
 
+@njit(cache=True, inline="always")
+def _observe_rows(t, T, ROWS, pub, own, tab, views, nhands, current, status, side, hand_bank,  # type: ignore[no-untyped-def]
+                  bank, seen, stale, dirty, error, ints, floats, half, wild_sums, wipe_dealt,
+                  wipe_empty, wiped):
+    """The observer reads table ``t``'s new rows (``obs_kernels.update``'s per-table work)."""
+    count = T[t, T_ROWS]
+    if count:
+        _apply_rows(t, ROWS, count, pub, own, tab, views, nhands, current, status, side,
+                    hand_bank, bank, seen, stale, dirty, error, ints, floats, half, wild_sums,
+                    wipe_dealt, wipe_empty, wiped)
+
+
+@njit(cache=True, inline="always")
+def _observe_state(T, SE, REFUSED, pub, tab, ints, floats):  # type: ignore[no-untyped-def]
+    """The observer reads every table's arrays (``obs_kernels.update``'s ``_read_state``),
+    the columns taken once for the whole loop."""
+    phase, actor, jackpot = T[:, T_PHASE], T[:, T_ACTOR], T[:, T_JACKPOT]
+    pile_left, played, chips = T[:, T_PILE], T[:, T_PLAYED], SE[:, :, E_CHIPS]
+    for t in prange(T.shape[0]):
+        _read_state(t, phase, actor, chips, REFUSED, jackpot, pile_left, played, pub, tab,
+                    ints, floats)
+
+
 @njit(cache=True, parallel=True)
 def reset_tables(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFUSED, REW,  # type: ignore[no-untyped-def]
-                 IN_HAND, idx, seeds, banks, chips):
+                 IN_HAND, idx, seeds, banks, chips, observing, pub, own, tab, views, nhands,
+                 current, status, side, hand_bank, bank, seen, stale, dirty, error, ints, floats,
+                 half, wild_sums, wipe_dealt, wipe_empty, wiped):
     """``Engine.reset(seed=seeds[i], bank=banks[i] (-1: none), chips=chips[i])`` at table ``idx[i]``.
 
     Every table's row count is zeroed first: afterwards only the reset tables have new rows.
-    Returns the first table whose rows overflowed the buffer, or -1.
+    ``observing``: the observer reads them (see the module docstring). Returns the first
+    table whose rows overflowed the buffer, or -1.
     """
     for t in prange(T.shape[0]):
         T[t, T_ROWS] = 0
@@ -55,6 +88,12 @@ def reset_tables(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFU
         fill_mask(r, lad, T[t], SE[t], HF[t], CD[t], MASK[t])
         _publish(r, t, T, SE, OVER_, REFUSED, REW, IN_HAND)
         REW[t, :] = 0.0
+        if observing:
+            _observe_rows(t, T, ROWS, pub, own, tab, views, nhands, current, status, side,
+                          hand_bank, bank, seen, stale, dirty, error, ints, floats, half,
+                          wild_sums, wipe_dealt, wipe_empty, wiped)
+    if observing:
+        _observe_state(T, SE, REFUSED, pub, tab, ints, floats)
     for i in range(idx.shape[0]):
         if T[idx[i], T_OVERFLOW]:
             return idx[i]
@@ -74,11 +113,13 @@ def check_actions(MASK, idx, actions):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, parallel=True)
 def step_tables(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFUSED, REW,  # type: ignore[no-untyped-def]
-                IN_HAND, idx, actions):
+                IN_HAND, idx, actions, observing, pub, own, tab, views, nhands, current, status,
+                side, hand_bank, bank, seen, stale, dirty, error, ints, floats, half, wild_sums,
+                wipe_dealt, wipe_empty, wiped):
     """The actor of table ``idx[i]`` takes ``actions[i]`` (checked legal by :func:`check_actions`).
 
-    Every table's rewards and row count are zeroed first. Returns the first
-    table whose rows overflowed the buffer, or -1.
+    Every table's rewards and row count are zeroed first; ``observing`` as
+    :func:`reset_tables`'. Returns the first table whose rows overflowed the buffer, or -1.
     """
     for t in prange(T.shape[0]):
         T[t, T_ROWS] = 0
@@ -90,6 +131,12 @@ def step_tables(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFUS
                    actions[i])
         fill_mask(r, lad, T[t], SE[t], HF[t], CD[t], MASK[t])
         _publish(r, t, T, SE, OVER_, REFUSED, REW, IN_HAND)
+        if observing:
+            _observe_rows(t, T, ROWS, pub, own, tab, views, nhands, current, status, side,
+                          hand_bank, bank, seen, stale, dirty, error, ints, floats, half,
+                          wild_sums, wipe_dealt, wipe_empty, wiped)
+    if observing:
+        _observe_state(T, SE, REFUSED, pub, tab, ints, floats)
     for i in range(idx.shape[0]):
         if T[idx[i], T_OVERFLOW]:
             return idx[i]

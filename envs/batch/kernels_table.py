@@ -152,63 +152,63 @@ _S_MORT: Final = ev.SPECIAL_ID["mort"]
 
 # ------------------------------------------------------------------------- rows
 @njit(cache=True, inline="always")
-def _row(tt, rows, kind, a, b, c, d, e, f):  # type: ignore[no-untyped-def]
-    """Log one event as a row: its kind, then up to six fields (unused ones 0)."""
+def _claim_row(tt, rows):  # type: ignore[no-untyped-def]
+    """The index of the next free row, zeroed and counted, or -1 when the buffer is full
+    (flagged as an overflow, unless the buffer has no rows at all: nobody reads the rows)."""
     k = tt[T_ROWS]
     if k >= rows.shape[0]:
         if rows.shape[0]:
             tt[T_OVERFLOW] = 1
-        return
-    row = rows[k]
-    row[:] = 0
-    row[0] = kind
-    row[1] = a
-    row[2] = b
-    row[3] = c
-    row[4] = d
-    row[5] = e
-    row[6] = f
+        return -1
+    for j in range(rows.shape[1]):  # indexed, not a row view: no reference count per row
+        rows[k, j] = 0
     tt[T_ROWS] = k + 1
+    return k
+
+
+@njit(cache=True, inline="always")
+def _row(tt, rows, kind, a, b, c, d, e, f):  # type: ignore[no-untyped-def]
+    """Log one event as a row: its kind, then up to six fields (unused ones 0)."""
+    k = _claim_row(tt, rows)
+    if k < 0:
+        return
+    rows[k, 0] = kind
+    rows[k, 1] = a
+    rows[k, 2] = b
+    rows[k, 3] = c
+    rows[k, 4] = d
+    rows[k, 5] = e
+    rows[k, 6] = f
 
 
 @njit(cache=True)
 def _hand_row(tt, se, rows):  # type: ignore[no-untyped-def]
     """``("hand", number, bank, streak, order)``."""
-    k = tt[T_ROWS]
-    if k >= rows.shape[0]:
-        if rows.shape[0]:
-            tt[T_OVERFLOW] = 1
+    k = _claim_row(tt, rows)
+    if k < 0:
         return
-    row = rows[k]
-    row[:] = 0
-    row[0] = ev.K_HAND
-    row[1] = tt[T_PLAYED] + 1
-    row[2] = tt[T_BANK]
-    row[3] = tt[T_STREAK]
+    rows[k, 0] = ev.K_HAND
+    rows[k, 1] = tt[T_PLAYED] + 1
+    rows[k, 2] = tt[T_BANK]
+    rows[k, 3] = tt[T_STREAK]
     n = tt[T_ORDER_LEN]
-    row[4] = n
+    rows[k, 4] = n
     for i in range(n):
-        row[5 + i] = se[i, E_ORDER]
-    tt[T_ROWS] = k + 1
+        rows[k, 5 + i] = se[i, E_ORDER]
 
 
 @njit(cache=True)
 def _chips_row(tt, se, rows):  # type: ignore[no-untyped-def]
     """``("chips", chips, jackpot)``."""
-    k = tt[T_ROWS]
-    if k >= rows.shape[0]:
-        if rows.shape[0]:
-            tt[T_OVERFLOW] = 1
+    k = _claim_row(tt, rows)
+    if k < 0:
         return
-    row = rows[k]
-    row[:] = 0
-    row[0] = ev.K_CHIPS
-    row[1] = tt[T_JACKPOT]
+    rows[k, 0] = ev.K_CHIPS
+    rows[k, 1] = tt[T_JACKPOT]
     n = se.shape[0]
-    row[2] = n
+    rows[k, 2] = n
     for s in range(n):
-        row[3 + s] = se[s, E_CHIPS]
-    tt[T_ROWS] = k + 1
+        rows[k, 3 + s] = se[s, E_CHIPS]
 
 
 # ------------------------------------------------------------------------- hands

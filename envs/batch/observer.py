@@ -126,16 +126,28 @@ class BatchObserver:
                 (b and (int(counts.min()) < 0 or int(counts.max()) > rows.shape[1])):
             raise ValueError(f"counts must be {b} int64 row counts in 0..{rows.shape[1]}")
         rows, counts = np.ascontiguousarray(rows), np.ascontiguousarray(counts)
-        played = _state(tables.hands_played, (b,))  # the kernels take C arrays: one signature
+        # the kernels take C arrays: one signature
         _k.update(rows, counts, _state(tables.phase, (b,)), _state(tables.actor, (b,)),
                   _state(tables.chips, (b, n)), _state(tables.refused, (b, n), np.bool_),
-                  _state(tables.jackpot, (b,)), _state(tables.pile_left, (b,)), played,
-                  self._pub, self._own, self._tab, self._views, self._nhands, self._current,
-                  self._status, self._side, self._hand_bank, self._bank, self._seen,
-                  self._stale, self._dirty, self._error, self._ints, self._floats, self._half,
-                  self._wild_sums, self._wipe_dealt, self._wipe_empty, self._wiped)
+                  _state(tables.jackpot, (b,)), _state(tables.pile_left, (b,)),
+                  _state(tables.hands_played, (b,)), *self.kernel_arrays())
+        self.updated(rows, counts, tables)
+
+    def kernel_arrays(self) -> tuple[np.ndarray, ...]:
+        """The observer's state and parameters, in the order :func:`envs.batch.obs_kernels.update`
+        takes them after the batch's arrays (the batch engine's ``*_observed`` kernels, which
+        feed the observer in their own pass over the tables, take them so too)."""
+        return (self._pub, self._own, self._tab, self._views, self._nhands, self._current,
+                self._status, self._side, self._hand_bank, self._bank, self._seen, self._stale,
+                self._dirty, self._error, self._ints, self._floats, self._half,
+                self._wild_sums, self._wipe_dealt, self._wipe_empty, self._wiped)
+
+    def updated(self, rows: np.ndarray, counts: np.ndarray, tables: TableBatch) -> None:
+        """After a kernel read ``rows`` (C arrays, as :meth:`update` takes them) into the
+        observer's arrays: the history reads them too, and an error the kernel flagged is raised."""
         if self.history is not None:
-            self.history.update(rows, counts, played)
+            self.history.update(rows, np.ascontiguousarray(counts),
+                                _state(tables.hands_played, (self.num_tables,)))
         if self._error.any():
             t = int(np.flatnonzero(self._error)[0])
             raise RuntimeError(f"table {t}: a hand index past the {self._views.shape[2]} hands "

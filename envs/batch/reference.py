@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from envs.batch.api import check_tables
+from envs.batch.api import check_tables, table_indices
 from envs.batch.event_rows import encode_log
 from envs.engine import Engine, IllegalActionError
 from envs.observer import Observer, observation_size
@@ -79,17 +79,9 @@ class ScalarTables:
         self.in_hand[t, list(e.order)] = True
         self.rewards[t] = e.pending_rewards
 
-    def _indices(self, tables: np.ndarray | None) -> np.ndarray:
-        if tables is None:
-            return np.arange(self.num_tables)
-        idx = np.asarray(tables, dtype=np.int64)
-        if idx.ndim != 1 or (len(idx) and (idx.min() < 0 or idx.max() >= self.num_tables)):
-            raise ValueError(f"tables must be indices in 0..{self.num_tables - 1}; got {tables!r}")
-        return idx
-
     def reset(self, seeds: np.ndarray, tables: np.ndarray | None = None,
               banks: np.ndarray | None = None, chips: np.ndarray | None = None) -> None:
-        idx = self._indices(tables)
+        idx = table_indices(self.num_tables, tables)
         seeds = check_tables(len(idx), seeds)
         for i, t in enumerate(idx):
             bank = None if banks is None or banks[i] < 0 else int(banks[i])
@@ -105,7 +97,7 @@ class ScalarTables:
             idx = np.flatnonzero(~self.over)
             acts = acts[idx]
         else:
-            idx = self._indices(tables)
+            idx = table_indices(self.num_tables, tables)
             if len(acts) != len(idx):
                 raise ValueError(f"{len(acts)} actions for {len(idx)} tables")
         for t, a in zip(idx, acts):
@@ -131,7 +123,7 @@ class ScalarTables:
 
     def observe(self, seats: np.ndarray, out: np.ndarray | None = None,
                 tables: np.ndarray | None = None) -> np.ndarray:
-        idx = self._indices(tables)
+        idx = table_indices(self.num_tables, tables, distinct=False)
         if out is None:
             out = np.zeros((len(idx), self.observation_size), dtype=np.float32)
         for i, t in enumerate(idx):
@@ -145,7 +137,7 @@ class ScalarTables:
         if self._states is None:
             self._states = [InformationStateObserver(e, o)
                             for e, o in zip(self.engines, self.observers)]
-        idx = self._indices(tables)
+        idx = table_indices(self.num_tables, tables, distinct=False)
         rows = [self._states[t].observe(int(seats[i])) for i, t in enumerate(idx)]
         if out is None:
             return np.stack(rows)
