@@ -44,11 +44,18 @@ from envs.batch.rng import (_BUF32, _HAS32, _I_HI, _I_LO, _MASK32, _MULT_HI, _MU
                             _U0, _U1, _U32, RNG_WORDS, _mulhi, seed_state)
 from envs.cards import SEVEN_AND_HALF
 
-__all__ = ["FIELDS", "play_headsup"]
+__all__ = ["FIELDS", "hits", "play_headsup"]
 
 _EPS: Final = 1e-9
 _NUM_RANKS: Final = 10
 _SUIT_ORDER = np.array((2, 3, 0, 1), dtype=np.int64)  # §5: copas > oros > bastos > espadas
+
+
+@njit(cache=True, inline="always")
+def hits(threshold, points):  # type: ignore[no-untyped-def]
+    """:func:`envs.seat_play.dealer_action` offered both hit and stand: hit below ``threshold``
+    points (``points`` in half points), else stand (``tests/test_batch_threshold_copies.py``)."""
+    return points / 2 < threshold - 1e-6
 
 
 @njit(cache=True, inline="always")
@@ -231,10 +238,9 @@ def play_headsup(r, seeds, banks, thresholds, counts, chunks):  # type: ignore[n
                 bank_cards = 1
                 bank_points = rb.card_points(card)
                 # RULES.md §4.3–4.5: the player's turn.
-                rise = thresholds[t, player, 0] - 1e-6
                 bust = False
                 while points != SEVEN_AND_HALF and (piled > 0 or discarded > 0) \
-                        and points / 2 < rise:
+                        and hits(thresholds[t, player, 0], points):
                     card, piled, discarded = _draw(pile, disc, g, piled, discarded)
                     held[cards] = card
                     cards += 1
@@ -244,9 +250,8 @@ def play_headsup(r, seeds, banks, thresholds, counts, chunks):  # type: ignore[n
                         break
                 # RULES.md §4.6: the bank's turn, if the player stands.
                 if not bust:
-                    rise = thresholds[t, bank, 1] - 1e-6
                     while bank_points < SEVEN_AND_HALF and (piled > 0 or discarded > 0) \
-                            and bank_points / 2 < rise:
+                            and hits(thresholds[t, bank, 1], bank_points):
                         card, piled, discarded = _draw(pile, disc, g, piled, discarded)
                         bank_held[bank_cards] = card
                         bank_cards += 1
