@@ -7,8 +7,9 @@ address: open it, open a private table, send its link to friends. Every
 table writes its hand history to ``HISTORY_DIR/CODE.jsonl`` (one JSON line
 per hand, :mod:`play.history`), which ``play.history.replay`` plays back to
 the same chips. It listens on the loopback address unless ``--host`` says
-otherwise: a table's seats may hold ``model:PATH`` agents read from this
-machine's disk, so expose it to a network you trust only.
+otherwise. A page seats the built-in agents and the trained models named by
+``--model`` (read as plain weights, never unpickled); it can never make the
+server read another file.
 """
 
 from __future__ import annotations
@@ -29,10 +30,22 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                             "(default: sette-tables)")
     serve.add_argument("--max-tables", type=int, default=1000,
                        help="tables open at once before new ones are refused (default: 1000)")
+    serve.add_argument("--model", action="append", default=[], metavar="SPEC",
+                       help="a trained model the pages may seat (e.g. runs/RUN/player or "
+                            "rllib:RUN/bank); repeat for more; default: built-in agents only")
     serve.add_argument("--seed", type=int, default=None,
                        help="deal the k-th table opened with a seed drawn from this one (the "
                             "same tables on every run, for lessons); default: fresh random deals")
     serve.set_defaults(func=_serve)
+
+
+def _offered(models: list[str]) -> tuple[str, ...]:
+    """The ``--model`` specs, each checked (a ValueError names a bad one)."""
+    from agents.registry import resolve_spec
+
+    for model in models:
+        resolve_spec(model)
+    return tuple(models)
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -50,7 +63,7 @@ def _serve(args: argparse.Namespace) -> int:
         raise ValueError(f"--max-tables {args.max_tables}: at least 1")
     args.history_dir.mkdir(parents=True, exist_ok=True)
     app = create_app(TableRegistry(history_dir=args.history_dir, max_tables=args.max_tables,
-                                   seed=args.seed))
+                                   seed=args.seed, models=_offered(args.model)))
     print(f"sette serve: open http://{args.host}:{args.port}/ to open a private table "
           f"(hand histories in {args.history_dir}/); Ctrl-C stops", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning")

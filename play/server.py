@@ -96,7 +96,7 @@ def create_app(registry: TableRegistry | None = None) -> FastAPI:
     @app.get("/api/options")
     async def options() -> dict[str, Any]:
         return {"presets": list(PRESETS), "agents": sorted(AGENT_SPECS),
-                "examples": ["random", "threshold:5.5", "careful", "reader:4", "model:PATH"],
+                "examples": ["random", "threshold:5.5", "careful", "reader:4", *tables.models],
                 "min_seats": MIN_SEATS, "max_seats": SEATS_PER_DECK}
 
     @app.post("/api/tables")

@@ -30,13 +30,26 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from agents.registry import make_agent, resolve_spec
+from agents.registry import AGENT_SPECS, make_agent, resolve_spec
 from agents.seating import stream_seed
 from envs.rules import MIN_SEATS, PRESETS, Rules
 from play.session import ACT_TIMEOUT, BET_TIMEOUT, HUMAN, TableSession
 
 CODE_BYTES = 16
 """Random bytes in a table code (``secrets.token_urlsafe``: 22 characters)."""
+
+def reads_file(spec: str) -> bool:
+    """Whether an agent spec names anything but a built-in agent: a model, a run, a path.
+
+    Decided from the text alone, before anything touches the disk, so a refusal
+    tells a page nothing about the server's files.
+
+    >>> [reads_file(s) for s in ("reader:4", "careful|threshold:6", "model:m.zip", "runs/r")]
+    [False, False, True, True]
+    """
+    names = [part.partition(":")[0] for part in spec.split("|")]
+    return any(name not in AGENT_SPECS or name in ("model", "rllib") for name in names)
+
 TOKEN_BYTES = 24
 """Random bytes in a seat token (32 characters)."""
 IDLE_S = 3600.0
@@ -83,8 +96,14 @@ class TableOptions:
     bank: int | None = None
     """The first bank seat; ``None``: drawn as the rules say (RULES.md §5)."""
 
-    def checked(self) -> TableOptions:
-        """These options, or a :class:`TableError` naming the bad value and the valid ones."""
+    def checked(self, models: tuple[str, ...] = ()) -> TableOptions:
+        """These options, or a :class:`TableError` naming the bad value and the valid ones.
+
+        A seat's agent is a built-in one (``random``, ``threshold:5.5``, ``careful``,
+        ``reader:4``, or a ``PLAYER|BANK`` pair of them) or one of ``models``, the
+        trained models the server's operator offers (``sette serve --model``): a
+        page never names a file on the server's disk.
+        """
         if self.rules not in PRESETS:
             raise TableError(f"rules {self.rules!r}: not a preset; choose one of "
                              f"{', '.join(PRESETS)}")
@@ -103,6 +122,10 @@ class TableOptions:
         rules = Rules.resolve(self.rules)
         for seat, entry in enumerate(self.seats):
             if entry != HUMAN:
+                if entry not in models and reads_file(entry):
+                    offered = ", ".join(models) or "none (sette serve --model SPEC offers one)"
+                    raise TableError(f"seat {seat}: {entry!r} reads a file; this server "
+                                     f"offers the built-in agents and these models: {offered}")
                 try:
                     make_agent(resolve_spec(entry), rules=rules)
                 except (ValueError, OSError) as exc:
@@ -305,9 +328,11 @@ class TableRegistry:
 
     def __init__(self, history_dir: Path | None = None, max_tables: int = 1000,
                  clock: Callable[[], float] = time.monotonic,
-                 session_factory: SessionFactory = make_session, seed: int | None = None
-                 ) -> None:
+                 session_factory: SessionFactory = make_session, seed: int | None = None,
+                 models: tuple[str, ...] = ()) -> None:
         self.tables: dict[str, PrivateTable] = {}
+        self.models = models
+        """The trained models a table may seat (``sette serve --model``), as the operator wrote them."""
         self.seed = seed
         """``None``: every table is dealt with a fresh random seed; else the ``k``-th table
         opened gets ``stream_seed(seed, k)`` (the same tables for the same seed)."""
@@ -319,7 +344,7 @@ class TableRegistry:
 
     def open(self, options: TableOptions) -> tuple[PrivateTable, int, str]:
         """A new table, with the opener in its first human seat: the table, seat and token."""
-        options = options.checked()
+        options = options.checked(self.models)
         self.prune()
         if len(self.tables) >= self.max_tables:
             raise TableError(f"this server holds {self.max_tables} tables already; "

@@ -25,6 +25,7 @@ MODULES = (
     "envs.events",
     "envs.observation",
     "agents.registry",
+    "play.tables",
     "train.cli",
 )
 """Modules whose docstrings carry examples of the public API."""

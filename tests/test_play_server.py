@@ -190,6 +190,22 @@ def test_a_bad_table_is_refused_by_name(client: TestClient, body: dict[str, Any]
     assert client.app.state.tables.tables == {}  # type: ignore[attr-defined]
 
 
+@pytest.mark.parametrize("spec", ["model:/etc/passwd", "/etc/passwd", "rllib:/etc",
+                                  "careful|model:/etc/passwd"])
+def test_a_page_never_makes_the_server_read_a_file_it_does_not_offer(
+        client: TestClient, spec: str) -> None:
+    reply = client.post("/api/tables", json={"seats": ["human", spec]})
+    assert reply.status_code == 400 and "reads a file" in reply.json()["detail"]
+    assert "offers the built-in agents and these models: none" in reply.json()["detail"]
+    assert client.app.state.tables.tables == {}  # type: ignore[attr-defined]
+    offered = TableOptions(seats=("human", spec))
+    with pytest.raises(ValueError) as loaded:  # offered: past the gate, then loaded (not a model)
+        offered.checked(models=(spec,))
+    assert "reads a file" not in str(loaded.value) and "seat 1" in str(loaded.value)
+    assert client.post("/api/tables", json={"seats": ["human", "careful|threshold:6"]}
+                       ).status_code == 200
+
+
 def test_a_wrong_table_code_gets_a_clear_error(client: TestClient) -> None:
     assert "no table has the code 'nope'" in client.get("/api/tables/nope").json()["detail"]
     assert client.post("/api/tables/nope/seats").status_code == 404

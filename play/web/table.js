@@ -210,7 +210,8 @@ function seatRow(index, value) {
   for (const [v, text] of [["human", "a friend (by the link)"], ["agent", "an agent"]]) {
     select.append(el("option", { value: v }, text));
   }
-  const spec = el("input", { class: "seat-spec", value: value === "human" ? "threshold:5.5" : value, size: "16" });
+  const spec = el("input", { class: "seat-spec", list: "agent-specs",
+                             value: value === "human" ? "threshold:5.5" : value, size: "16" });
   select.value = value === "human" ? "human" : "agent";
   spec.hidden = select.value === "human";
   select.addEventListener("change", () => { spec.hidden = select.value === "human"; });
@@ -227,6 +228,9 @@ async function showLobby() {
   $("lobby").hidden = false;
   const options = await api("GET", "/api/options");
   for (const preset of options.presets) $("rules").append(el("option", { value: preset }, preset));
+  const specs = el("datalist", { id: "agent-specs" });
+  for (const example of options.examples) specs.append(el("option", { value: example }));
+  document.body.append(specs);
   const list = $("seat-list");
   list.append(seatRow(0, "human"), seatRow(1, "threshold:5.5"));
   $("add-seat").addEventListener("click", () => {
