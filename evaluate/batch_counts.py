@@ -27,6 +27,12 @@ events:
 A hand is closed by the next ``hand`` row or the ``over`` row; its counts
 wait in the ``settled_*`` arrays for the step that raises ``hands_played``.
 ``tests/test_batch_eval.py`` holds every count to the scalar tournament's.
+
+The reader is compiled once per process and not cached on disk: numba checks
+a cached function against its own file only, and this one inlines the
+rulebook's twins and the row layout (:mod:`envs.batch.jit_cache` keeps the
+engine's own kernels in step, not this module's); compiling it takes about
+a second.
 """
 
 from __future__ import annotations
@@ -49,7 +55,7 @@ _PAIR_OF_SEVENS = ev_rows.SPECIAL_ID["pair_of_sevens"]
 _K_HAND, _K_OVER = ev_rows.K_HAND, ev_rows.K_OVER
 
 
-@njit(cache=True)
+@njit(cache=False)
 def _card(cards, base, wilds, t, seat, hand, card, wild, sign):  # type: ignore[no-untyped-def]
     """Put ``card`` into (``sign`` 1) or take it out of (-1) ``seat``'s hand ``hand``."""
     cards[t, seat, hand] += sign
@@ -59,7 +65,7 @@ def _card(cards, base, wilds, t, seat, hand, card, wild, sign):  # type: ignore[
         base[t, seat, hand] += sign * rb.card_points(card)
 
 
-@njit(cache=True)
+@njit(cache=False)
 def _read(rows, row_count, live, wild, cards, base, wilds, sevens, prize, hits,
           settled_natural, settled_busted, settled_prize, settled_hits, settled_ante
           ):  # type: ignore[no-untyped-def]
