@@ -4,8 +4,14 @@ One env steps ``num_tables`` tables of the whole game (RULES.md §2–§5: the
 bank rotates, chips carry over, up to ``table_hands`` hands a table) through
 :func:`envs.batch.make_tables` — the compiled batch engine where it plays the
 rules, the scalar engine (one :class:`envs.engine.Engine` per table) elsewhere.
-Every table not over has a seat to act, so every step acts at every such
-table at once, and an episode ends when every table is over.
+Every step acts at every table still in its hand at once.
+
+**An episode is one round of hands**: every table plays its next hand, and
+the episode ends when each has settled it (a table whose hand is over waits
+for the others). The next reset goes on with each table's next hand — the
+same shoe, chips and bank rotation — and deals a fresh table where one is
+over. Short episodes keep RLlib's per-episode bookkeeping, which grows with
+the number of agents in an episode, small.
 
 **Agents follow the bank.** RLlib maps an agent id to a policy once per
 episode and keeps it, so an id that changed role mid-episode would go on
@@ -39,10 +45,10 @@ is the seat's observation (:mod:`envs.observer`; bit-identical to the scalar
 engine's) or, with ``observation_type="information_state"``, its
 information state (RULES.md §8.10).
 
-**Seeds.** ``reset(seed=s)`` draws every table's seed from
-``numpy.random.default_rng(s)``; a reset without a seed goes on drawing from
-that generator (first made from ``config["seed"]``). The same seed and the
-same actions give the same hands at every table.
+**Seeds.** ``reset(seed=s)`` deals every table afresh, its seed drawn from
+``numpy.random.default_rng(s)``; a fresh table on a reset without a seed
+draws from that generator too (first made from ``config["seed"]``). The
+same seed and the same actions give the same hands at every table.
 
 **RLlib's env pre-check** samples actions from the action space without
 the mask, which the engine rightly refuses; :func:`check_legal_play` plays

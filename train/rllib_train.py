@@ -224,7 +224,7 @@ class RLlibRun:
 
         s = self.settings
         started = time.perf_counter()
-        start = {"at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        start: dict[str, Any] = {"at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                  "address": address or os.environ.get("RAY_ADDRESS") or "local",
                  "iterations": 0, "env_steps": 0, "wall_s": None}
         self.record["starts"].append(start)
@@ -235,7 +235,9 @@ class RLlibRun:
                      include_dashboard=False, log_to_driver=False)
         algo = algorithm_config(s, sample_sources()).build_algo()
         result: dict[str, Any] = {}
+        writers: dict[str, Any] = {}
         try:
+            iteration = self.record["iterations_done"]
             checkpoint = self.dir / CHECKPOINT
             if checkpoint.is_dir():
                 algo.restore_from_path(str(checkpoint.resolve()))
@@ -247,15 +249,20 @@ class RLlibRun:
                 steps = int(_get(result, "env_runners", "num_env_steps_sampled_lifetime",
                                  default=steps))
                 self._log(writers, result, iteration)
-                if on_result is not None:
-                    on_result(result)
+                start["iterations"] += 1
+                start["env_steps"] = steps
                 if iteration % s.checkpoint_every == 0 or self.done(iteration, steps):
                     self._save(algo, iteration, steps)
-                start.update(iterations=iteration - self.record["iterations_done"]
-                             + start["iterations"], env_steps=steps)
+                if on_result is not None:
+                    on_result(result)
+        except KeyboardInterrupt:  # train/train_cli.py prints this and exits 130
+            raise KeyboardInterrupt(
+                f"stopped at iteration {iteration} (saved: iteration "
+                f"{self.record['iterations_done']}); continue with: sette train --resume "
+                f"{self.dir}") from None
+        finally:
             for writer in writers.values():
                 writer.close()
-        finally:
             start["wall_s"] = round(time.perf_counter() - started, 1)
             self._write_record()
             algo.stop()
