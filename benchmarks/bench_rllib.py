@@ -6,7 +6,8 @@
 For each number of env runners, trains a fresh run (:mod:`train.rllib_train`)
 on a local Ray and prints its wall time, the env steps it sampled (one env
 step acts at every table still in its hand) and the seats' decisions (agent
-steps), each per second of training (Ray's start excluded). The last run's
+steps), each per second of its wall time (Ray's start excluded, the algorithm's
+setup included). The last run's
 exported player and bank are then played against the baselines with
 :func:`evaluate.ev.compare` — the player against the ``threshold:5`` bank
 (other seats ``careful``), the bank against ``careful`` players — beside the
