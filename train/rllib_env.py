@@ -15,10 +15,12 @@ the number of agents in an episode, small.
 
 **Agents follow the bank.** RLlib maps an agent id to a policy once per
 episode and keeps it, so an id that changed role mid-episode would go on
-training the wrong policy. An agent here is one seat's part in one hand in
-one role: ``player-t<table>-h<hand>-s<seat>`` or ``bank-t<table>-h<hand>-s<seat>``
-(the hand is the table's ``hands_played`` when the seat acts). The role is
-the bank's seat at that moment (``TableBatch.bank``), so the mapping
+training the wrong policy. An agent here is one seat's part in one hand
+(an episode) in one role: ``player-t<table>-s<seat>`` or ``bank-t<table>-s<seat>``.
+The ids come back every episode, so RLlib's per-agent metrics stay bounded
+(``2 x tables x seats`` of them); the mapping is made afresh each episode
+and, the role being in the id, is always the same. The role is the bank's
+seat at that moment (``TableBatch.bank``), so the mapping
 :func:`policy_for` — the id's first word — sends every player seat to the
 shared ``player`` policy and whichever seat holds the bank to ``bank``, and
 stays right as the bank moves (§5). A seat offered the bank between hands
@@ -83,9 +85,10 @@ def policy_for(agent_id: str, episode: Any = None, **kwargs: Any) -> str:
     return role
 
 
-def agent_id(role: str, table: int, hand: int, seat: int) -> str:
-    """The id of ``seat``'s part in ``hand`` at ``table`` as ``role`` (module docstring)."""
-    return f"{role}-t{table}-h{hand}-s{seat}"
+def agent_id(role: str, table: int, seat: int) -> str:
+    """The id of ``seat``'s part in this episode's hand at ``table`` as ``role`` (module
+    docstring)."""
+    return f"{role}-t{table}-s{seat}"
 
 
 def spaces(rules: Rules | str, num_seats: int, observation_type: str = "observation"
@@ -235,7 +238,7 @@ class SetteTablesEnv(MultiAgentEnv):
             seat = int(seats[i])
             role = "bank" if seat == int(self.tables.bank[t]) else "player"
             previous = self._live[t].get(seat)
-            aid = agent_id(role, int(t), int(self.tables.hands_played[t]), seat)
+            aid = agent_id(role, int(t), seat)
             if previous is not None and previous.split("-", 1)[0] == role:
                 aid = previous
             elif previous is not None:
@@ -245,7 +248,7 @@ class SetteTablesEnv(MultiAgentEnv):
             parts = 1
             while aid in self._gone or aid in self._ended:  # an id is never used twice
                 parts += 1
-                aid = f"{agent_id(role, int(t), int(self.tables.hands_played[t]), seat)}-{parts}"
+                aid = f"{agent_id(role, int(t), seat)}-{parts}"
             self._live[t][seat] = aid
             self._acting[t] = aid
             out[aid] = {"observations": vectors[i].copy(), "action_mask": masks[i]}

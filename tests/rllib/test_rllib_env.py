@@ -53,7 +53,7 @@ def test_each_agent_plays_its_seats_role_and_maps_to_that_policy() -> None:
         if rest:
             return
         for aid in observations:
-            table, seat = int(aid.split("-")[1][1:]), int(aid.split("-")[3][1:])
+            table, seat = int(aid.split("-")[1][1:]), int(aid.split("-")[2][1:])
             assert seat == int(env.tables.actor[table])
             expected = "bank" if seat == int(env.tables.bank[table]) else "player"
             assert policy_for(aid) == expected
@@ -80,7 +80,7 @@ def test_rewards_are_each_seats_net_chips_of_the_hand() -> None:
         observations, rewards, terminateds, _, _ = env.step(actions)
         seen |= set(observations)
         for aid, reward in rewards.items():
-            key = (int(aid.split("-")[1][1:]), int(aid.split("-")[3][1:]))
+            key = (int(aid.split("-")[1][1:]), int(aid.split("-")[2][1:]))
             got[key] = got.get(key, 0.0) + reward
         ended |= {aid for aid, flag in terminateds.items() if flag and aid != "__all__"}
         done = terminateds["__all__"]
