@@ -129,3 +129,22 @@ def test_bad_paths_are_named_with_what_they_hold(tmp_path: Path, run: Path) -> N
         make_agent(f"rllib:{run}/player")
     with pytest.raises(ValueError, match="needs a path"):
         make_agent("rllib:")
+
+
+def test_rllib_options_are_named_when_the_backend_is_not_rllib(
+        capsys: pytest.CaptureFixture, tmp_path: Path) -> None:
+    assert main(["train", "--iterations", "3", "--env-runners", "2",
+                 "--run-dir", str(tmp_path / "run")]) == 2
+    err = capsys.readouterr().err
+    assert "--env-runners, --iterations: only --backend rllib takes these" in err
+    assert not (tmp_path / "run").exists()
+
+
+def test_the_rllib_backend_without_ray_says_how_to_install_it(
+        capsys: pytest.CaptureFixture) -> None:
+    import importlib.util
+
+    if importlib.util.find_spec("ray") is not None:
+        pytest.skip("ray is installed here: tests/rllib train with it")
+    assert main(["train", "--backend", "rllib"]) == 2
+    assert "pip install -e '.[rllib]'" in capsys.readouterr().err
