@@ -44,7 +44,7 @@ def train_once(args: argparse.Namespace, runners: int, out: Path) -> dict[str, A
     agent_steps = [0]
 
     def count(result: dict[str, Any]) -> None:
-        per_policy = result["env_runners"].get("num_module_steps_sampled", {})
+        per_policy = result.get("env_runners", {}).get("num_module_steps_sampled", {})
         agent_steps[0] += int(sum(per_policy.values()))
 
     started = time.perf_counter()

@@ -109,6 +109,26 @@ class RLlibSettings:
 
 
 # ------------------------------------------------------------------ the algorithm
+def env_config(s: RLlibSettings) -> dict[str, Any]:
+    """RLlib's ``env_config`` of a run (:class:`train.rllib_env.SetteTablesEnv`)."""
+    return {"rules": s.rules, "num_seats": s.num_seats, "num_tables": s.tables,
+            "table_hands": s.table_hands, "observation_type": s.observation_type,
+            "engine": s.engine, "seed": s.seed}
+
+
+def check_env(s: RLlibSettings) -> None:
+    """Play the run's env with legal random actions here, before any env runner starts.
+
+    RLlib's own pre-check is off (it plays unmasked actions, :mod:`train.rllib_env`);
+    this one also compiles the batch engine's kernels into numba's on-disk cache once,
+    so that the env runners load them instead of each compiling them while RLlib waits
+    for their first samples.
+    """
+    from train.rllib_env import SetteTablesEnv, check_legal_play
+
+    check_legal_play(SetteTablesEnv(env_config(s)), seed=s.seed, steps=20)
+
+
 def algorithm_config(s: RLlibSettings, callbacks: type | None = None) -> Any:
     """The PPO config of a run: the env, both policies, their modules and PPO's settings."""
     from ray.rllib.algorithms.ppo import PPOConfig
@@ -118,14 +138,11 @@ def algorithm_config(s: RLlibSettings, callbacks: type | None = None) -> Any:
     from train.rllib_module import module_spec
 
     observation, action = spaces(s.rules, s.num_seats, s.observation_type)
-    env_config = {"rules": s.rules, "num_seats": s.num_seats, "num_tables": s.tables,
-                  "table_hands": s.table_hands, "observation_type": s.observation_type,
-                  "engine": s.engine, "seed": s.seed}
     config = (
         PPOConfig()
         # RLlib's pre-check plays unmasked random actions; train.rllib_env checks legal play.
         # Discrete actions: nothing to unsquash or clip (those connectors want per-id spaces).
-        .environment(SetteTablesEnv, env_config=env_config, disable_env_checking=True,
+        .environment(SetteTablesEnv, env_config=env_config(s), disable_env_checking=True,
                      normalize_actions=False, clip_actions=False)
         .env_runners(num_env_runners=s.env_runners, num_envs_per_env_runner=s.envs_per_runner,
                      num_cpus_per_env_runner=1, rollout_fragment_length="auto",
@@ -233,6 +250,7 @@ class RLlibRun:
             target = address or os.environ.get("RAY_ADDRESS") or None
             ray.init(address=target, num_cpus=None if target else cpus,
                      include_dashboard=False, log_to_driver=False)
+        check_env(s)
         algo = algorithm_config(s, sample_sources()).build_algo()
         result: dict[str, Any] = {}
         writers: dict[str, Any] = {}
