@@ -193,10 +193,10 @@ class ReportOptions:
     best_response: tuple[str, ...] = ("player",)
     """Roles whose learned policies and baselines are held to the exact best response
     (heads-up runs, the perfect-recall game). The solver asks a bank agent for its action
-    at every bank decision it meets (``reader``, the bank baseline, takes minutes; a bank on
-    the information state is asked at every history, and is out of reach on a full shoe
-    beyond :data:`evaluate.solver.exact.BANK_QUERY_BUDGET` states): the bank is left out
-    unless asked for."""
+    at every bank decision it meets (``reader``, the bank baseline, one engine replay per
+    view; a bank on the information state behind every history of the player's play, out
+    of reach beyond :data:`evaluate.solver.exact.BANK_VIEW_BUDGET` views): the bank is left
+    out unless asked for."""
     br_bank: str = "threshold:5.5"
     """The bank the learned player and its best response meet (a scripted spec is
     solved directly; an agent such as ``reader`` is queried state by state: slower)."""

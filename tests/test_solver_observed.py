@@ -10,9 +10,13 @@ valued exactly as the native policy it plays.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
+
 import numpy as np
 import pytest
 
+from agents.learned import LearnedAgent
 from envs import actions as A
 from envs.cards import rank_of
 from envs.engine import BANK, BET, PLAY, Engine
@@ -21,8 +25,10 @@ from envs.information_state import information_state_size
 from envs.observation import ObservationReader, observation_size
 from envs.seat_play import dealer_action
 from envs.single_seat import BankEnv, PlayerEnv, fixed_bank_rules
-from evaluate.solver.game import HeadsUpGame, SolverError
-from evaluate.solver.observed import InformationStatePolicy, InformationStates
+from evaluate.solver import values
+from evaluate.solver.game import HeadsUpGame, SolverError, View
+from evaluate.solver.observed import (InformationStatePolicy, InformationStates,
+                                      SplicedObservations)
 from evaluate.solver.policies import AgentPolicy, as_policy
 from evaluate.solver.values import evaluate
 
@@ -178,3 +184,134 @@ def test_information_states_need_the_perfect_recall_game() -> None:
         InformationStates(HeadsUpGame("pagat", merge_figures=False, recall="forgetful"))
     with pytest.raises(SolverError, match="ten ranks"):
         InformationStates(HeadsUpGame("pagat"))
+
+
+# ---------------------------------------------------------------- the spliced bank states
+def _bank_keys(game: HeadsUpGame, player: object, views: int, per_view: int) -> list[tuple]:
+    """``(view, B, legal)`` at bank decisions the solver can meet behind ``player``'s play
+    (drawn, seeded): ``views`` of the views it shows, ``per_view`` bank hands below 7½ one
+    of its hands leaves behind each."""
+    ends = values.player_forward(game, as_policy(player)).ends
+    hands: dict[View, list[int]] = {}
+    for view, hand in ends:
+        hands.setdefault(view, []).append(hand)
+    shown = sorted(hands, key=values._view_key)
+    rng = np.random.default_rng(0)
+    ms = game.ms
+    banks = [b for b in range(len(ms.size)) if ms.size[b] and ms.total[b] < 15]
+    keys = []
+    for v in rng.choice(len(shown), min(views, len(shown)), replace=False):
+        view = shown[v]
+        fits = [b for b in banks if any(game.draw_weight(b, h) > 0 for h in hands[view])]
+        for b in rng.choice(fits, min(per_view, len(fits)), replace=False):
+            stand_ok, hit_ok = game.bank_legal(view, int(b))
+            keys.append((view, int(b), [A.STAND] * stand_ok + [A.HIT] * hit_ok))
+    return keys
+
+
+class HashAgent:
+    """A deterministic agent whose every choice hangs on every bit of its vector."""
+
+    def __init__(self, observation_type: str) -> None:
+        self.observation_type = observation_type
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        legal = np.flatnonzero(action_mask)
+        digest = hashlib.blake2b(np.ascontiguousarray(observation).tobytes(), digest_size=4)
+        return int(legal[int.from_bytes(digest.digest(), "little") % len(legal)])
+
+
+PLAYERS = {"random": "random", "hash": HashAgent("observation")}
+"""The player behind the bank: ``random`` plays every history of the small shoes (raises,
+reveals, declared 7½s); ``hash`` one line per deal, with raises and reveals (``spanish``'s
+free stakes with every history are out of reach even on small shoes)."""
+
+SPLICE_GAMES = [("catalan", "1,1,1,1,1,1,1,2,1,1", "random"),
+                ("spanish", "1,1,2,1,1,1,1,1,1,1", "hash"),
+                ("pagat", "2,1,1,1,1,1,1,1,2,1", "random")]
+
+
+@pytest.mark.parametrize("rules, shoe, player", SPLICE_GAMES)
+def test_spliced_bank_states_are_the_replayed_ones(rules: str, shoe: str | None,
+                                                   player: str) -> None:
+    """Entry for entry, the spliced vector at a bank key is the one the whole replay of the
+    key gives, on small shoes (the missing cards counted as seen) behind the player's
+    histories (raises, reveals, declared 7½s, hands that leave the bank few cards)."""
+    game = HeadsUpGame(rules, shoe, merge_figures=False)
+    states = InformationStates(game)
+    observations = SplicedObservations(game.twin("forgetful"))
+    keys = _bank_keys(game, PLAYERS[player], 20, 5)
+    later = 0
+    for view, bank, legal in keys:
+        np.testing.assert_array_equal(states.bank_state(view, bank, legal),
+                                      states.replayed_bank_state(view, bank, legal),
+                                      err_msg=f"{rules} {view} {game.ms.tuples[bank]}")
+        summary = dataclasses.replace(view, hist=None)
+        np.testing.assert_array_equal(
+            observations.bank_observation(summary, bank, legal),
+            observations.replayed_bank_observation(summary, bank, legal),
+            err_msg=f"{rules} {summary} {game.ms.tuples[bank]}")
+        later += game.ms.size[bank] > 2
+    assert len(keys) > 60 and later > 10  # bank hands of three cards and more
+
+
+def _network(rules: str, seed: int, tie: bool = False) -> LearnedAgent:
+    """A small random network on the information state (``tie``: its stand and hit
+    logits always equal)."""
+    rng = np.random.default_rng(seed)
+    size = information_state_size(fixed_bank_rules(rules), 2)
+    actions = HeadsUpGame(rules).layout.size
+    out = rng.normal(size=(16, actions))
+    if tie:
+        out[:, A.HIT] = out[:, A.STAND]
+    layers = [(rng.normal(size=(size, 16)), rng.normal(size=16), "tanh"),
+              (out, rng.normal(size=actions) * (0.0 if tie else 1.0), None)]
+    return LearnedAgent(layers, size, observation_type="information_state")
+
+
+BANK_AGENTS = {"hash on the information state": lambda r: HashAgent("information_state"),
+               "hash on the observation": lambda r: HashAgent("observation"),
+               "network": lambda r: _network(r, 3),
+               "network, tied logits": lambda r: _network(r, 4, tie=True)}
+
+
+@pytest.mark.parametrize("rules, shoe, player, stakes",
+                         [("catalan", "1,1,0,1,0,1,1,1,0,1", "random", "free"),
+                          ("spanish", "1,1,1,0,1,0,1,1,0,1", "hash", "fixed")])
+def test_a_bank_on_spliced_states_is_valued_as_on_replayed_ones(rules: str, shoe: str,
+                                                                 player: str, stakes: str,
+                                                                 monkeypatch) -> None:
+    """The exact EV and the player's best response against a bank agent are the same with
+    the spliced bank states, a level at a time (a network's first layer built
+    incrementally, its near ties decided by act), as with a replay of every key one by one
+    (to 1e-12): agents on the information state and on the observation whose choices
+    follow every bit, a network, and one whose logits tie everywhere. Behind ``random``
+    the bank meets hands that leave it fewer cards than it could hold; ``spanish``'s best
+    response is the fixed-stakes one (with every raise at every moment it is out of reach)."""
+    def values_of(agent: object) -> tuple[float, float]:
+        bank = as_policy(agent)
+        ev = evaluate(rules, PLAYERS[player], bank, composition=shoe)
+        br = values.best_response(rules, "player", bank, composition=shoe, stakes=stakes)
+        assert bank.queries > 100
+        return ev.ev, br.value
+
+    agents = {label: make(rules) for label, make in BANK_AGENTS.items()}
+    spliced = {label: values_of(agent) for label, agent in agents.items()}
+    monkeypatch.setattr(InformationStates, "bank_state", InformationStates.replayed_bank_state)
+    monkeypatch.setattr(SplicedObservations, "bank_observation",
+                        SplicedObservations.replayed_bank_observation)
+    monkeypatch.delattr(InformationStatePolicy, "view_outcomes")
+    for label, agent in agents.items():
+        replayed = values_of(agent)
+        assert spliced[label] == pytest.approx(replayed, abs=1e-12), label
+    assert len({round(ev, 9) for ev, _br in spliced.values()}) == len(agents)  # they differ
+
+
+def test_a_bank_hand_the_shoe_cannot_hold_has_no_chance() -> None:
+    """Behind a player hand that leaves fewer cards than a bank hand holds, the chance of
+    that bank hand is zero (not a division by zero), and a bank hand that fits keeps its."""
+    game = HeadsUpGame("catalan", "2,1,1,0,0,0,0,0,0,0", merge_figures=False)
+    ms = game.ms
+    player = ms.index[(1, 1, 0) + (0,) * 7]  # an ace and a two: an ace and a three left
+    assert game.draw_weight(ms.index[(1, 0, 1) + (0,) * 7], player) == pytest.approx(0.5)
+    assert game.draw_weight(ms.index[(2, 0, 1) + (0,) * 7], player) == 0.0  # 3 of 2 left

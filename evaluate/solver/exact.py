@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from envs.cards import SEVEN_AND_HALF
 from envs.rules import Rules
 
 
@@ -86,10 +85,11 @@ class BestResponseRow:
         return self.own_best - self.own_ev
 
 
-BANK_QUERY_BUDGET = 300_000
-"""The most states an agent that remembers the order of play is asked at as the bank, for
-one EV: every history of the player's play it meets, times its own cards (each state costs
-an engine replay, about a millisecond; this is a few minutes)."""
+BANK_VIEW_BUDGET = 200_000
+"""The most views of the player's play behind which an agent that remembers the order of
+play is asked as the bank, for one EV. Each view costs an engine replay and a batch of its
+bank hands a level at a time (:mod:`evaluate.solver.bank_batch`), a few milliseconds; the
+default run's ``careful`` shows about 12,000 on a full shoe."""
 
 
 def best_response_row(rules: Rules | str, role: str, label: str, policy: Any,
@@ -118,9 +118,9 @@ def best_response_rows(rules: Rules | str, role: str, policies: Sequence[tuple[s
     A policy the solver cannot value comes back as the :class:`ExactUnavailable`
     saying why; one that cannot be had for any (the best response itself)
     raises it. A bank that remembers the order of play (an agent on the
-    information state) is asked at every history of the opponent's play
-    times its own cards; beyond :data:`BANK_QUERY_BUDGET` states it is out of
-    reach and says so, with the count, before asking anything.
+    information state) is asked behind every history of the opponent's play
+    (each view's bank hands in batches); beyond :data:`BANK_VIEW_BUDGET`
+    views it is out of reach and says so, with the count, before asking anything.
     """
     if role not in ("player", "bank"):
         raise ValueError(f"role {role!r} is not one of player, bank")
@@ -150,20 +150,18 @@ def best_response_rows(rules: Rules | str, role: str, policies: Sequence[tuple[s
 
 def _check_bank_queries(solver: Any, rules: Rules | str, player: Any, bank: Any,
                         player_label: str) -> None:
-    """Refuse a bank that remembers the order of play where it would be asked at more than
-    :data:`BANK_QUERY_BUDGET` states (see :func:`best_response_rows`)."""
+    """Refuse a bank that remembers the order of play behind more than
+    :data:`BANK_VIEW_BUDGET` views of the player's play (see :func:`best_response_rows`)."""
     # The histories counted with figures merged where the player allows (fewer, and fast).
     played = _call("the game", solver.make_game, rules, None, (player,))
     ends = _call(f"the play of {player_label}", solver.player_forward, played, player).ends
     histories = len({view for view, _hand in ends})
-    ms = _call("the game", solver.make_game, rules, None, (player, bank)).ms
-    own = sum(1 for m, total in enumerate(ms.total) if ms.size[m] and total < SEVEN_AND_HALF)
-    if histories * own > BANK_QUERY_BUDGET:
+    if histories > BANK_VIEW_BUDGET:
         raise ExactUnavailable(
-            f"out of reach: a bank on the information state is asked at every history of "
-            f"{player_label}'s play ({histories:,} at least) with each hand of its own (up to "
-            f"{own:,}), more than the {BANK_QUERY_BUDGET:,} states one exact EV may ask "
-            f"(evaluate.solver.exact.BANK_QUERY_BUDGET; a smaller shoe fits)")
+            f"out of reach: a bank on the information state is asked behind every history "
+            f"of {player_label}'s play ({histories:,} at least), more than the "
+            f"{BANK_VIEW_BUDGET:,} one exact EV may replay "
+            f"(evaluate.solver.exact.BANK_VIEW_BUDGET; a smaller shoe fits)")
 
 
 def best_threshold(rules: Rules | str, role: str, opponent: Any, thresholds: Sequence[float]

@@ -536,7 +536,9 @@ class HeadsUpGame:
 
         Drawn from the shoe less the player's hand:
         ``prod_c (n_c)_(b_c) / (N)_(|b|)`` with falling factorials ``(n)_k``;
-        the same for every order (exchangeability).
+        the same for every order (exchangeability). Zero where the shoe less the
+        player's hand does not hold ``bank`` (some ``b_c > n_c``: a factor of the
+        product is zero; on a small shoe ``|b| > N`` too, and the quotient is 0/0).
         """
         key = (bank, player_hand)
         weight = self._weights.get(key)
@@ -546,7 +548,9 @@ class HeadsUpGame:
             for c, k in enumerate(self.ms.tuples[bank]):
                 for i in range(k):
                     weight *= left[c] - i
-            weight = self._weights[key] = weight / math.perm(n, self.ms.size[bank])
+            if weight:
+                weight /= math.perm(n, self.ms.size[bank])
+            self._weights[key] = weight
         return weight
 
     # ------------------------------------------------------------ player

@@ -201,8 +201,12 @@ class AgentPolicy(SolverPolicy):
         return dist
 
     def states(self, game: HeadsUpGame) -> Any:
-        """What builds the vector ``act`` is given at ``game``'s states: the observation."""
-        return EngineObservations(game)
+        """What builds the vector ``act`` is given at ``game``'s states: the observation
+        (:class:`~evaluate.solver.observed.SplicedObservations`: the engine's, the bank's
+        spliced)."""
+        from evaluate.solver.observed import SplicedObservations  # it builds on this module
+
+        return SplicedObservations(game)
 
     # The observation is a summary without the order of play (envs.observation), so the
     # history in a perfect-recall key is left out: one question per summary.

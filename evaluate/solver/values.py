@@ -247,6 +247,14 @@ class BankOutcomes:
                 key = (None, g.ms.size[hand], view.status == DECLARED and chase)
             groups.setdefault(key, {}).setdefault(hand, []).append(k)
         out: dict[tuple[View, int], np.ndarray] = {}
+        batched = getattr(self.policy, "view_outcomes", None)
+        if batched is not None and record is None:  # the policy plays many views at once
+            items = [(key[0], list(by_hand)) for key, by_hand in groups.items()]
+            for (view, hands), dist in zip(items, batched(g, items)):
+                for i, h in enumerate(hands):
+                    for k in groups[(view,)][h]:
+                        out[ends[k]] = dist[i]
+            return out
         for key, by_hand in groups.items():
             hands = list(by_hand)
             view = key[0] if key[0] is not None else ends[by_hand[hands[0]][0]][0]
