@@ -70,17 +70,20 @@ def random_legal(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
     return (np.cumsum(masks, axis=1) > pick[:, None]).argmax(axis=1)
 
 
-def steps_per_second(engine, seconds: float, observe: bool) -> tuple[float, float]:
-    """Steps/s of ``step`` + ``masks`` (+ ``observe``), and of the random choice alone."""
+def steps_per_second(engine, seconds: float, observe: bool) -> tuple[float, float, float]:
+    """Steps/s of ``step`` + ``masks`` (+ ``observe``), of the random choice alone, and the
+    engine's CPU time per table-step in µs (every thread's: on a loaded machine the
+    steadier figure)."""
     rng = np.random.default_rng(0)
     tables = engine.num_tables
     seeds = np.arange(tables, dtype=np.int64)
     engine.reset(seeds)
     masks = engine.masks()
     steps = 0
-    engine_time = choice_time = 0.0
+    engine_time = choice_time = cpu_time = 0.0
     episode = 0
     while engine_time < seconds:
+        c0 = time.process_time()
         t0 = time.perf_counter()
         done = engine.over
         if done.any():  # auto-reset, as a VecEnv does
@@ -88,17 +91,18 @@ def steps_per_second(engine, seconds: float, observe: bool) -> tuple[float, floa
             idx = np.flatnonzero(done)
             engine.reset(seeds[idx] + episode * tables, tables=idx)
         masks = engine.masks(out=masks)
-        t1 = time.perf_counter()
+        t1, c1 = time.perf_counter(), time.process_time()
         actions = random_legal(rng, masks)
-        t2 = time.perf_counter()
+        t2, c2 = time.perf_counter(), time.process_time()
         engine.step(actions)
         if observe:
             engine.observe(np.maximum(engine.actor, 0))
-        t3 = time.perf_counter()
+        t3, c3 = time.perf_counter(), time.process_time()
         steps += tables
         choice_time += t2 - t1
         engine_time += (t1 - t0) + (t3 - t2)
-    return steps / engine_time, steps / choice_time
+        cpu_time += (c1 - c0) + (c3 - c2)
+    return steps / engine_time, steps / choice_time, cpu_time / steps * 1e6
 
 
 def main() -> None:
@@ -116,6 +120,8 @@ def main() -> None:
     from envs.batch.engine import BatchEngine
     from envs.rules import Rules
 
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
+    print(f"load average (1, 5, 15 min): {load} on {os.cpu_count()} cores")
     warm, _ = fresh_process(4)
     print(f"start (import, first reset/step/masks/fused call), kernels cached: {warm:.2f} s")
     if args.cold:
@@ -124,14 +130,15 @@ def main() -> None:
         print(f"start, compiling every kernel: {cold:.1f} s ({cold / warm:.0f}x the warm start)")
 
     reference = ScalarTables("catalan", 2, 256)
-    slow, _ = steps_per_second(reference, args.seconds / 2, observe=False)
+    slow, _, _ = steps_per_second(reference, args.seconds / 2, observe=False)
     print(f"reference ScalarTables, 256 tables: {slow:,.0f} steps/s")
     for tables in (4096, 65536):
         engine = BatchEngine("catalan", 2, tables, observe=args.observe)
-        fast, choice = steps_per_second(engine, args.seconds, args.observe)
+        fast, choice, cpu = steps_per_second(engine, args.seconds, args.observe)
         what = "step + masks" + (" + observe" if args.observe else "")
         print(f"BatchEngine {tables} tables: {fast:,.0f} steps/s ({what}; {fast / slow:.0f}x the "
-              f"reference); numpy random choice alone {choice:,.0f} steps/s")
+              f"reference; {cpu:.2f} µs of CPU a table-step); numpy random choice alone "
+              f"{choice:,.0f} steps/s")
 
     engine = BatchEngine("catalan", 2, 1, max_hands=10, observe=False)
     tables = 20_000
