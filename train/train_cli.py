@@ -88,8 +88,6 @@ def _run(args: argparse.Namespace) -> int:
         from train.rllib_train import run_from_args
 
         return run_from_args(args)
-    from train.pipeline import Run, new_run, open_run
-
     rllib_only = [f"--{name.replace('_', '-')}" for name in
                   ("address", "env_runners", "envs_per_runner", "tables", "cpus",
                    "observation_type", "iterations", "timesteps")
@@ -97,6 +95,8 @@ def _run(args: argparse.Namespace) -> int:
     if rllib_only:
         raise ValueError(f"{', '.join(rllib_only)}: only --backend rllib takes "
                          f"{'these' if len(rllib_only) > 1 else 'this'}")
+    from train.pipeline import Run, new_run, open_run
+
     if args.resume is not None:
         given = [name for name in ("config", "rules", "seats", "seed", "run_dir")
                  if getattr(args, name) is not None] + (["set"] if args.overrides else [])
