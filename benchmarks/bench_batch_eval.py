@@ -12,6 +12,12 @@ threshold bank (5.5), tables of 10 hands, all measured in one run:
   when the engine has one;
 * **OpenSpiel blackjack** — ``pyspiel.evaluate_bots`` (the game loop in C++)
   with a uniform random bot, one hand per call;
+* **tournament, careful|reader** — a cell of ``sette variants``: the careful
+  player and the table-reading bank in every seat of ``catalan_house``, 4
+  seats, bank fixed per table, every field of the tournament counted
+  (:func:`evaluate.tournament.run_tournament` against
+  :func:`evaluate.batch_eval.batch_tournament`, which reads busts, naturals
+  and the jackpot from the event rows);
 * **sette evaluate** — the command (``sette evaluate threshold:5.5``), cold (a
   fresh numba cache: every kernel compiled) and warm (the cache filled by the
   cold run), wall time of the whole process.
@@ -20,6 +26,7 @@ The ratios printed are those of issue 13's targets (batch >= 2M hands/s and
 >= 25x OpenSpiel's blackjack). Every number comes from this run.
 
     python benchmarks/bench_batch_eval.py [--hands 2000000] [--scalar-hands 20000]
+        [--tournament-hands 100000] [--tournament-scalar-hands 5000]
 """
 
 from __future__ import annotations
@@ -63,6 +70,24 @@ def batch_rate(hands: int, generic: bool) -> float:
                                         engine="batch"))
 
 
+def tournament_rates(hands: int, scalar_hands: int) -> tuple[float, float]:
+    """Hands/s of a ``sette variants`` cell (careful|reader, catalan_house, 4 seats, fixed
+    bank) on the scalar tournament and on the batch one (kernels loaded first)."""
+    from evaluate.batch_eval import batch_tournament
+    from evaluate.tournament import Entrant, TournamentConfig, run_tournament
+
+    def config(n: int) -> TournamentConfig:
+        return TournamentConfig((Entrant("careful|reader", "careful|reader"),),
+                                "catalan_house", 4, n, 0, TABLE_HANDS, fixed_bank=True)
+
+    batch_tournament(config(4 * TABLE_HANDS), "batch")  # compile or load kernels
+    played = 4 * config(hands).tables * TABLE_HANDS  # seat-hands: 4 per hand dealt
+    batch = _rate(played, lambda: batch_tournament(config(hands), "batch"))
+    scalar = _rate(4 * config(scalar_hands).tables * TABLE_HANDS,
+                   lambda: run_tournament(config(scalar_hands)))
+    return scalar, batch
+
+
 def openspiel_rate(hands: int) -> float:
     import pyspiel
 
@@ -94,6 +119,8 @@ def main() -> None:
     parser.add_argument("--generic-hands", type=int, default=200_000)
     parser.add_argument("--scalar-hands", type=int, default=20_000)
     parser.add_argument("--openspiel-hands", type=int, default=20_000)
+    parser.add_argument("--tournament-hands", type=int, default=100_000)
+    parser.add_argument("--tournament-scalar-hands", type=int, default=5_000)
     args = parser.parse_args()
 
     scalar = scalar_rate(args.scalar_hands)
@@ -108,6 +135,12 @@ def main() -> None:
           f"({batch / scalar:.1f}x scalar; target 2,000,000: {batch / 2e6:.2f}x)")
     print(f"  OpenSpiel blackjack (evaluate_bots, random) {spiel:12,.0f} hands/s")
     print(f"  batch / OpenSpiel blackjack                 {batch / spiel:12.1f}x (target 25x)")
+    t_scalar, t_batch = tournament_rates(args.tournament_hands, args.tournament_scalar_hands)
+    print("catalan_house, 4 seats, careful|reader in every seat, bank fixed (a sette variants "
+          "cell), every tournament field counted; seat-hands/s")
+    print(f"  scalar tournament (run_tournament)          {t_scalar:12,.0f} seat-hands/s")
+    print(f"  batch tournament (batch_tournament)         {t_batch:12,.0f} seat-hands/s "
+          f"({t_batch / t_scalar:.1f}x scalar)")
     with tempfile.TemporaryDirectory() as cache:
         cold = command_seconds(args.hands, cache)
         warm = command_seconds(args.hands, cache)

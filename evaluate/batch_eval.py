@@ -171,7 +171,7 @@ def batch_refusal(rules: Rules, num_seats: int) -> str | None:
     return None
 
 
-def _supported(rules: Rules, num_seats: int, required: bool, name: str = "these rules",
+def _supported(rules: Rules, num_seats: int, required: bool, name: str = "the rules",
                note: Callable[[str], None] | None = None) -> bool:
     """Whether the compiled engine plays ``rules``; when ``required``, why not is raised
     (:class:`envs.batch.api.UnsupportedRules`), else told to ``note``."""
