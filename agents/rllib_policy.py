@@ -123,7 +123,9 @@ def load_policy(path: str | Path) -> LearnedAgent:
     """One exported RLlib policy as an agent (``rllib:RUN/player``; module docstring)."""
     info, state = read_export(path)
     check_action_layout(info, str(path))
-    return LearnedAgent.from_state(state, info, str(path))
+    agent = LearnedAgent.from_state(state, info, str(path))
+    agent.spec = f"{TRAINER}:{path}"  # the half of a run's seat says where it came from too
+    return agent
 
 
 def load_rllib(path: str | Path) -> LearnedAgent | RoleSplitAgent:

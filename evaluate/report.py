@@ -52,6 +52,8 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 from agents.registry import make_agent, resolve_spec
+from agents.rllib_policy import TRAINER as RLLIB_BACKEND
+from agents.rllib_policy import is_export
 from agents.seating import role_policy
 from envs.rules import PRESETS, Rules
 from evaluate import plots, strategy
@@ -75,6 +77,8 @@ table, whose bank rotates, does not give (a longer history); they meet their opp
 the exact best-response comparison instead (and in ``sette train``'s closing table)."""
 STAND_INS = {"player": "careful", "bank": "reader"}
 """Who plays the role a run has no model for, beside the model it has."""
+RLLIB_CURVE_TAGS = ("rollout/return_mean", "train/policy_loss", "train/entropy")
+"""What an RLlib run logs per policy and iteration that its curves show (train.rllib_train)."""
 DEFAULT_BASELINES = ("threshold:5.5", "careful")
 BR_THRESHOLDS = (3.5, 4.0, 4.5, 5.0, 5.5, 6.0, 6.5, 7.0)
 """Thresholds among which the best one against the opponent is a baseline of the exact
@@ -134,6 +138,10 @@ def read_run(path: str | Path) -> RunInfo:
     path = Path(path)
     if not path.is_dir():
         raise ValueError(f"run directory {str(path)!r} does not exist")
+    if (path / RUN_FILE).is_file() and not (path / CONFIG_FILE).is_file():
+        record = _read_json(path / RUN_FILE)
+        if record.get("backend") == RLLIB_BACKEND:
+            return _read_rllib_run(path, record)
     missing = [name for name in (RUN_FILE, CONFIG_FILE) if not (path / name).is_file()]
     if missing:
         raise ValueError(f"{str(path)!r} is not a sette training run: it has no "
@@ -158,6 +166,33 @@ def read_run(path: str | Path) -> RunInfo:
         info.learned[name] = tuple(role for role, f in zip(ROLES, present) if f)
         info.models[name] = "|".join(f"model:{f}" if f else STAND_INS[role]
                                      for role, f in zip(ROLES, present))
+    return info
+
+
+def _read_json(file: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(file.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{str(file)!r} is not valid JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"{str(file)!r} is not a run record (a JSON object)")
+    return data
+
+
+def _read_rllib_run(path: Path, record: dict[str, Any]) -> RunInfo:
+    """A run of ``sette train --backend rllib``: its settings are in ``run.json`` (no
+    ``config.toml``), its policies exported in ``player/`` and ``bank/``
+    (:mod:`agents.rllib_policy`), loaded as ``rllib:`` specs. Trained on the whole table,
+    whose bank rotates, its policies are seated in the tournament whatever they read."""
+    settings = record.get("settings", {})
+    table = {key: settings[key] for key in ("rules", "num_seats", "table_hands")
+             if key in settings}
+    info = RunInfo(path, {"table": table, RLLIB_BACKEND: settings}, record)
+    present = [is_export(path / role) for role in ROLES]
+    if any(present):
+        info.learned["learned"] = tuple(role for role, ok in zip(ROLES, present) if ok)
+        info.models["learned"] = "|".join(f"rllib:{path / role}" if ok else STAND_INS[role]
+                                          for role, ok in zip(ROLES, present))
     return info
 
 
@@ -383,8 +418,10 @@ def write_report(run_dirs: Sequence[str | Path], out: str | Path,
         _strategy_section(w, result, agents, rules, seats, suffix)
         w.add("### Learning curves", "")
         for run in group:
+            tags = (RLLIB_CURVE_TAGS if run.record.get("backend") == RLLIB_BACKEND
+                    else plots.DEFAULT_CURVE_TAGS)
             w.figure(f"curves-{run.name}.png", f"Learning curves of {run.name}",
-                     lambda p: plots.plot_learning_curves(_run_curves(run), p))
+                     lambda p: plots.plot_learning_curves(_run_curves(run), p, tags))
         if seats == 2 and options.best_response:
             w.add("### Learned policies vs the exact best response", "",
                   "Exact numbers of one hand from a full shoe in the game with perfect recall "
@@ -406,7 +443,11 @@ def write_report(run_dirs: Sequence[str | Path], out: str | Path,
                 w.add("")
                 w.figure(f"best-response{suffix}.png", "Learned vs exact best response",
                          lambda p: plots.plot_best_response(rows, p))
-        if "learned" in group[0].models:
+        if group[0].setting(RLLIB_BACKEND, "observation_type", "") == "information_state":
+            w.add(f"*{group[0].name}: its RLlib policies read the information state of the "
+                  f"table whose bank rotates; the rule-variant table keeps the bank on one "
+                  f"seat, so they are left out of it.*", "")
+        elif "learned" in group[0].models:
             learned_play.append(LearnedPlay(f"{group[0].label('learned')} {group[0].name}",
                                             group[0].models["learned"], rules, seats))
         w.data["tables"].append(table_data)
@@ -431,8 +472,15 @@ def _strategy_section(w: _Writer, result: TournamentResult, agents: Sequence[Any
     shown = [(e.label, agent) for e, agent in zip(result.config.entrants, agents)
              if e.group is None or e.label.endswith("[0]")]
     for role in ("player", "bank"):
-        maps = [strategy.strategy_map(role_policy(agent, role), role, rules, seats, label)
-                for label, agent in shown]
+        policies = [(label, role_policy(agent, role)) for label, agent in shown]
+        histories = [label for label, policy in policies if getattr(
+            policy, "observation_type", "observation") == "information_state"]
+        if histories:  # an RLlib policy on the information state (an SB3 one is not seated)
+            w.add(f"*Strategy maps, {role}: {', '.join(md_code(h) for h in histories)} left "
+                  f"out — it reads the hand's history (the information state), which the "
+                  f"maps' one-position probes do not give.*", "")
+        maps = [strategy.strategy_map(policy, role, rules, seats, label)
+                for label, policy in policies if label not in histories]
         w.figure(f"strategy-{role}{suffix}.png", f"Strategy maps, {role}",
                  lambda p: plots.plot_strategy_maps(maps, p, columns=3))
 
@@ -504,6 +552,14 @@ def _settings_section(w: _Writer, runs: Sequence[RunInfo]) -> None:
         w.add(*(f"| `{k}` | `{v!r}` |" for k, v in values.items()))
         w.add("")
     for run in runs:
+        if run.record.get("backend") == RLLIB_BACKEND:
+            w.add(f"Run {md_code(str(run.path))}: trained on Ray RLlib, seed "
+                  f"{run.record.get('seed', '?')}; the settings of its `{RUN_FILE}`:", "",
+                  "```json", json.dumps(run.config[RLLIB_BACKEND], indent=1, sort_keys=True),
+                  "```", "")
+            if run.record.get("versions"):
+                w.add(f"Trained with: {_versions(run.record['versions'])}.", "")
+            continue
         w.add(f"Run {md_code(str(run.path))}: command `{run.record.get('command', '?')}`, "
               f"seed {run.record.get('seed', '?')}, stage seeds "
               f"{run.record.get('stage_seeds', '?')}; its `{CONFIG_FILE}`:", "",

@@ -241,6 +241,7 @@ def as_policy(spec: Any, rules: Rules | None = None) -> SolverPolicy:
         name = spec
     else:
         agent, name = spec, None
+    _refuse_table_information_states(agent, name)
     if type(agent) is ThresholdAgent:
         return ThresholdPolicy(agent.threshold)
     if type(agent) is RandomAgent:
@@ -250,6 +251,26 @@ def as_policy(spec: Any, rules: Rules | None = None) -> SolverPolicy:
 
         return InformationStatePolicy(agent, name)
     return AgentPolicy(agent, name)
+
+
+def _refuse_table_information_states(agent: Any, name: str | None) -> None:
+    """``SolverError`` for an RLlib policy trained on the information state.
+
+    RLlib trains on the whole table, whose bank rotates (RULES.md §5), so its
+    information state holds that table's history; the solver's heads-up hand
+    keeps the bank on one seat (the Player and Bank views' table,
+    :func:`envs.single_seat.fixed_bank_rules`) and has no such state to give it.
+    """
+    for part in (getattr(agent, "player", agent), getattr(agent, "bank", agent)):
+        spec = str(getattr(part, "spec", ""))
+        if (spec.startswith("rllib:")
+                and getattr(part, "observation_type", "observation") == "information_state"):
+            raise SolverError(
+                f"{name or spec}: an RLlib policy trained on the information state reads the "
+                f"history of the whole table, whose bank rotates; the exact solver keeps the "
+                f"bank on one seat and cannot value it. Compare it at the table instead (sette "
+                f"evaluate, sette report's tournament), or train with --observation-type "
+                f"observation for exact figures")
 
 
 _DRAW_DEPENDENT = {A.STAND, A.HIT, A.REVEAL_HIT}
