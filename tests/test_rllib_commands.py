@@ -107,7 +107,7 @@ def test_sette_solve_names_an_information_state_rllib_policy_and_what_works(
     assert "sette evaluate" in err and "--observation-type observation" in err
 
 
-def test_sette_play_seats_rllib_specs_at_4_seats(runs: dict[str, Path],
+def test_sette_play_seats_rllib_specs_at_2_and_4_seats(runs: dict[str, Path],
                                                  capsys: pytest.CaptureFixture) -> None:
     run = runs["four"]
     agents = [f"rllib:{run}", f"rllib:{run}/player", f"rllib:{run}/bank", "careful"]
@@ -118,6 +118,10 @@ def test_sette_play_seats_rllib_specs_at_4_seats(runs: dict[str, Path],
     chips = json.loads(out.split("final chips: ")[1].split("  jackpot")[0])
     jackpot = int(out.split("jackpot: ")[1].split()[0])
     assert sum(chips) + jackpot == 4 * 1000  # chips conserved
+    history = f"rllib:{runs['history']}"  # on the information state: the table gives it
+    assert main(["play", "--agents", history, "careful", "--rules", RULES, "--seats", "2",
+                 "--hands", "3"]) == 0
+    assert f"seats: {history}, careful)" in capsys.readouterr().out
 
 
 def test_sette_play_human_against_an_rllib_bank(runs: dict[str, Path]) -> None:
