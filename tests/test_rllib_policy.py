@@ -1,7 +1,7 @@
 """Policies exported by the RLlib backend play as agents without ray and without unpickling.
 
 The export (``policy.pth`` + ``sette-model.json``, :mod:`agents.rllib_policy`)
-is written here directly — the weights of a tiny network whose choices are
+is written directly (:mod:`tests.rllib_fixture`) — the weights of a tiny network whose choices are
 known — so these tests need neither ray nor training. They check what a user
 relies on: the specs ``rllib:RUN/player``, ``rllib:RUN/bank``, ``rllib:RUN``
 and the bare folder play the stored network's best legal action; ``sette
@@ -18,10 +18,10 @@ import numpy as np
 import pytest
 
 from agents import make_agent
-from agents.learned import LearnedAgent, ModelInfo
-from agents.rllib_policy import INFO_FILE, WEIGHTS_FILE, write_export
+from agents.learned import LearnedAgent
+from agents.rllib_policy import INFO_FILE, WEIGHTS_FILE
 from agents.seating import RoleSplitAgent
-from envs.actions import ACTION_LAYOUT_VERSION, ActionLayout
+from envs.actions import ActionLayout
 from envs.observer import observation_size
 from envs.rules import Rules
 from evaluate.ev import compare
@@ -29,40 +29,16 @@ from train.cli import main
 
 torch = pytest.importorskip("torch")
 
+from rllib_fixture import export_run  # noqa: E402  (after the torch skip: it writes weights)
+
 SEATS = 3
 RULES = "catalan"
-
-
-def _info(role: str) -> ModelInfo:
-    rules = Rules.resolve(RULES)
-    return ModelInfo(role=role, rules=RULES, num_seats=SEATS,
-                     observation_size=observation_size(SEATS),
-                     action_names=tuple(ActionLayout(tuple(rules.bet_ladder)).names),
-                     net_arch=(4,), activation="tanh", timesteps=10, n_updates=1,
-                     rules_values=rules.to_dict(), action_layout_version=ACTION_LAYOUT_VERSION)
-
-
-def _export(folder: Path, role: str, favourite: int) -> None:
-    """A network whose logits favour action ``favourite`` whatever it sees (zero weights in,
-    a bias on the logits), written as the RLlib backend writes one."""
-    info = _info(role)
-    actions = len(info.action_names)
-    bias = torch.zeros(actions)
-    bias[favourite] = 5.0
-    bias[(favourite + 1) % actions] = 4.0  # second choice, where the first is illegal
-    state = {"mlp_extractor.policy_net.0.weight": torch.zeros(4, info.observation_size),
-             "mlp_extractor.policy_net.0.bias": torch.zeros(4),
-             "action_net.weight": torch.zeros(actions, 4), "action_net.bias": bias}
-    write_export(folder, state, info)
 
 
 @pytest.fixture
 def run(tmp_path: Path) -> Path:
     """An RLlib run folder: a player that prefers to stand, a bank that prefers to hit."""
-    names = ActionLayout(tuple(Rules.resolve(RULES).bet_ladder)).names
-    _export(tmp_path / "run" / "player", "player", names.index("stand"))
-    _export(tmp_path / "run" / "bank", "bank", names.index("hit"))
-    return tmp_path / "run"
+    return export_run(tmp_path / "run", RULES, SEATS, player="stand", bank="hit")
 
 
 def _names() -> list[str]:
