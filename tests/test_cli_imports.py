@@ -19,7 +19,9 @@ from train.cli import COMMAND_MODULES, build_parser
 
 TRAINING = ("torch", "stable_baselines3", "sb3_contrib", "tensorboard")
 FIGURES = ("matplotlib", "rliable")
-SOLVER = ("scipy",)
+SOLVER = ("scipy.optimize", "scipy.sparse")
+"""The solver's LP (HiGHS, in ``scipy.optimize``, on sparse matrices). Not bare ``scipy``:
+importing numba (the batch engine's compiler) loads its top level to check its version."""
 HEAVY = TRAINING + FIGURES + SOLVER
 """Packages a command that neither trains, draws nor solves must not load."""
 
