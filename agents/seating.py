@@ -132,6 +132,31 @@ def _reads_information_state(policy: Policy) -> bool:
                == "information_state" for role in ("player", "bank"))
 
 
+class SeatVectors:
+    """The vector a policy is given at a seat of ``engine``: its side's observation, or its
+    information state (:mod:`envs.information_state`) when that side was trained on one.
+
+    The side is the policy's player or bank half (:func:`role_policy`), by whether
+    the seat holds the bank now.
+    """
+
+    def __init__(self, engine: Engine, observer: Observer) -> None:
+        self.engine = engine
+        self.observer = observer
+        self._states: Any = None  # an InformationStateObserver, made when first needed
+
+    def of(self, policy: Policy, seat: int) -> tuple[Policy, np.ndarray]:
+        """The side of ``policy`` that acts at ``seat`` and the vector it is given."""
+        side = role_policy(policy, "bank" if self.engine.bank == seat else "player")
+        if getattr(side, "observation_type", "observation") == "information_state":
+            if self._states is None:
+                from envs.information_state import InformationStateObserver
+
+                self._states = InformationStateObserver(self.engine, self.observer)
+            return side, self._states.observe(seat)
+        return side, self.observer.observe(seat)
+
+
 class Table:
     """An engine and its observer on which whole tables are played, one policy per seat.
 
@@ -145,19 +170,12 @@ class Table:
     def __init__(self, rules: Rules, num_seats: int, table_hands: int) -> None:
         self.engine = Engine(rules, num_seats, max_hands=table_hands)
         self.observer = Observer(self.engine)
-        self._states: Any = None  # an InformationStateObserver, made when first needed
+        self.vectors = SeatVectors(self.engine, self.observer)
 
     def _decide(self, policy: Policy, seat: int) -> int:
         """The action of ``policy`` in ``seat``, given the vector its side was trained on."""
-        engine = self.engine
-        side = role_policy(policy, "bank" if engine.bank == seat else "player")
-        if getattr(side, "observation_type", "observation") == "information_state":
-            if self._states is None:
-                from envs.information_state import InformationStateObserver
-
-                self._states = InformationStateObserver(engine, self.observer)
-            return side.act(self._states.observe(seat), engine.action_mask())
-        return side.act(self.observer.observe(seat), engine.action_mask())
+        side, vector = self.vectors.of(policy, seat)
+        return side.act(vector, self.engine.action_mask())
 
     def hands(self, policies: Sequence[Policy], seed: int, bank: int | None = None
               ) -> Iterator[FinishedHand]:

@@ -47,7 +47,7 @@ import numpy as np
 
 from agents.registry import make_agent, model_label, resolve_spec
 from agents.scripted import RandomAgent
-from agents.seating import role_policy, seed_seats
+from agents.seating import SeatVectors, seed_seats
 from envs import actions as A
 from envs.engine import BET, PHASE_NAMES, Engine, Hand
 from envs.observer import Observer
@@ -244,7 +244,7 @@ class TableSession:
         self.version = 0
         """Counts the changes: a front-end redraws when it moves."""
         self._listeners: list[Callable[[Change], None]] = []
-        self._states: Any = None  # an InformationStateObserver, made when first needed
+        self.vectors = SeatVectors(self.engine, self.observer)
         self._table = table_record(self.rules, len(players), hands, seed,
                                    None if deck is None else list(deck), bank,
                                    None if chips is None else list(chips), self.specs)
@@ -475,15 +475,7 @@ class TableSession:
     def _agent_choice(self, seat: int) -> tuple[int, dict[str, float]]:
         """The agent's action at ``seat`` and the probability it gave each legal action."""
         e = self.engine
-        side = role_policy(self.policies[seat], "bank" if e.bank == seat else "player")
-        if getattr(side, "observation_type", "observation") == "information_state":
-            if self._states is None:
-                from envs.information_state import InformationStateObserver
-
-                self._states = InformationStateObserver(e, self.observer)
-            observation = self._states.observe(seat)
-        else:
-            observation = self.observer.observe(seat)
+        side, observation = self.vectors.of(self.policies[seat], seat)
         mask = e.action_mask()
         index = int(side.act(observation, mask))
         names = e.layout.names

@@ -65,10 +65,6 @@ def _shown(hand: Hand) -> tuple[str | None, ...]:
     return tuple(card_name(c) if up else None for c, up in zip(hand.cards, hand.face_up))
 
 
-def _points(total: int) -> str:
-    return format_half_points(total)
-
-
 def settlement_lines(events: Sequence[tuple], hands: Sequence[Sequence[Hand]],
                      bank_hand: Hand, start_chips: Sequence[int]) -> list[SettlementLine]:
     """The settlement line of every seat for one hand.
@@ -95,18 +91,18 @@ def settlement_lines(events: Sequence[tuple], hands: Sequence[Sequence[Hand]],
             parts[e.seat].append(("ante", f"ante {e.amount} into the jackpot"))
         elif kind == "bust":
             if e.seat == bank:
-                parts[bank].append(("bank_bust", f"busts with {_points(e.total)}"))
+                parts[bank].append(("bank_bust", f"busts with {format_half_points(e.total)}"))
             else:
-                parts[e.seat].append(("bust", f"bust with {_points(e.total)} (stake {e.lost} "
+                parts[e.seat].append(("bust", f"bust with {format_half_points(e.total)} (stake {e.lost} "
                                               f"to the bank)"))
         elif kind == "lose":
             hand = hands[e.seat][e.hand_index]
             if hand.total == bank_total:
-                parts[e.seat].append(("tie", f"tie to the bank at {_points(hand.total)} "
+                parts[e.seat].append(("tie", f"tie to the bank at {format_half_points(hand.total)} "
                                              f"(loses {e.stake})"))
             else:
-                parts[e.seat].append(("beaten", f"{_points(hand.total)} against the bank's "
-                                                f"{_points(bank_total)} (loses {e.stake})"))
+                parts[e.seat].append(("beaten", f"{format_half_points(hand.total)} against the bank's "
+                                                f"{format_half_points(bank_total)} (loses {e.stake})"))
         elif kind == "win":
             hand = hands[e.seat][e.hand_index]
             multiple = e.owed // hand.bet if hand.bet else 1
@@ -115,11 +111,11 @@ def settlement_lines(events: Sequence[tuple], hands: Sequence[Sequence[Hand]],
             elif multiple == 2:
                 parts[e.seat].append(("natural", "natural 7½ paid 2:1"))
             elif bank_bust:
-                parts[e.seat].append(("bank_bust", f"the bank busts: {_points(hand.total)} "
+                parts[e.seat].append(("bank_bust", f"the bank busts: {format_half_points(hand.total)} "
                                                    f"paid 1:1"))
             else:
-                parts[e.seat].append(("beat_bank", f"{_points(hand.total)} beats the bank's "
-                                                   f"{_points(bank_total)}"))
+                parts[e.seat].append(("beat_bank", f"{format_half_points(hand.total)} beats the bank's "
+                                                   f"{format_half_points(bank_total)}"))
             if e.paid < e.owed:
                 parts[e.seat].append(("coverage", f"coverage ran out: paid {e.paid} of "
                                                   f"{e.owed}"))
@@ -138,7 +134,7 @@ def settlement_lines(events: Sequence[tuple], hands: Sequence[Sequence[Hand]],
     lines = []
     for seat, seat_parts in parts.items():
         if seat == bank:
-            total = "?" if not any(bank_hand.face_up) else _points(bank_total)
+            total = "?" if not any(bank_hand.face_up) else format_half_points(bank_total)
             if any(code == "bank_bust" for code, _ in seat_parts):
                 seat_parts.insert(0, ("bank", "held the bank"))
             else:
