@@ -49,9 +49,14 @@ def stream_seed(seed: int, k: int) -> int:
     return int(np.random.SeedSequence([seed, k]).generate_state(1)[0])
 
 
+def table_seed_array(seed: int, tables: int) -> np.ndarray:
+    """The seed of every table of a run as a ``uint32`` array: the same for the same ``seed``."""
+    return np.random.SeedSequence(seed).generate_state(tables, dtype=np.uint32)
+
+
 def table_seeds(seed: int, tables: int) -> list[int]:
-    """The seed of every table of a run: the same list for the same ``seed``."""
-    return [int(s) for s in np.random.SeedSequence(seed).generate_state(tables, dtype=np.uint32)]
+    """The seed of every table of a run (:func:`table_seed_array` as Python ints)."""
+    return [int(s) for s in table_seed_array(seed, tables).tolist()]
 
 
 def seed_seats(policies: Sequence[Policy], table_seed: int) -> None:

@@ -53,7 +53,8 @@ from typing import Any
 import numpy as np
 
 from agents.scripted import ThresholdAgent
-from agents.seating import RoleSplitAgent, role_policy, stream_seed, table_seeds
+from agents.seating import (RoleSplitAgent, role_policy, stream_seed, table_seed_array,
+                             table_seeds)
 from envs.batch.api import TableBatch, UnsupportedRules
 from envs.policy import Policy
 from envs.rules import Rules
@@ -147,7 +148,7 @@ def play_batched(rules: Rules, num_seats: int,
         first = next(iter(known.values()))
         thresholds = (np.broadcast_to(first, (tables, *first.shape)) if len(lineups) == 1
                       else np.stack([known[tuple(map(id, lineup))] for lineup in lineups]))
-        counts = _fused_counts(rules, num_seats, table_seeds(seed, tables), banks,
+        counts = _fused_counts(rules, num_seats, table_seed_array(seed, tables), banks,
                                thresholds, table_hands)
         return Tally(counts[..., CHIPS].copy(), counts[..., HANDS].copy(), seed)
     return play_tables(_engine(rules, num_seats, tables, table_hands, seated), seats, hands,
@@ -247,7 +248,7 @@ def batch_tournament(config: Any, engine: str = "auto",
     lineups = [[built[a] for a in lineup]
                for lineup in arrangements(len(built), config.num_seats)]
     data = np.zeros((tables, len(lineups), config.num_seats, 2, len(FIELDS)))
-    seeds = table_seeds(config.seed, tables)
+    seeds = table_seed_array(config.seed, tables)
     for r, lineup in enumerate(lineups):
         thresholds = threshold_seats(lineup)
         if thresholds is not None and actions is None:
@@ -290,7 +291,7 @@ def threshold_seats(policies: Sequence[Policy]) -> np.ndarray | None:
     return out
 
 
-def _fused_counts(rules: Rules, num_seats: int, seeds: Sequence[int], banks: np.ndarray,
+def _fused_counts(rules: Rules, num_seats: int, seeds: np.ndarray, banks: np.ndarray,
                   thresholds: np.ndarray, table_hands: int) -> np.ndarray:
     """``counts[table, seat, role, field]`` (the tournament's fields,
     :data:`evaluate.tournament.FIELDS`) of threshold tables played whole in the engine's
@@ -299,7 +300,7 @@ def _fused_counts(rules: Rules, num_seats: int, seeds: Sequence[int], banks: np.
     from envs.batch.engine import BatchEngine
 
     engine = BatchEngine(rules, num_seats, 1, max_hands=table_hands, observe=False)
-    return engine.play_thresholds(np.array(seeds, dtype=np.int64), banks,
+    return engine.play_thresholds(seeds.astype(np.int64), banks,
                                   np.ascontiguousarray(thresholds, dtype=np.float64))
 
 
