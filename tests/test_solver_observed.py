@@ -16,6 +16,7 @@ import hashlib
 import numpy as np
 import pytest
 
+from agents import make_agent
 from agents.learned import LearnedAgent
 from envs import actions as A
 from envs.cards import rank_of
@@ -23,12 +24,13 @@ from envs.engine import BANK, BET, PLAY, Engine
 from envs.hands import DECLARED
 from envs.information_state import information_state_size
 from envs.observation import ObservationReader, observation_size
+from envs.rules import Rules
 from envs.seat_play import dealer_action
 from envs.single_seat import BankEnv, PlayerEnv, fixed_bank_rules
 from evaluate.solver import values
 from evaluate.solver.game import HeadsUpGame, SolverError, View
 from evaluate.solver.observed import (InformationStatePolicy, InformationStates,
-                                      SplicedObservations)
+                                      ObservationPolicy, SplicedObservations)
 from evaluate.solver.policies import AgentPolicy, as_policy
 from evaluate.solver.values import evaluate
 
@@ -272,7 +274,9 @@ def _network(rules: str, seed: int, tie: bool = False) -> LearnedAgent:
 BANK_AGENTS = {"hash on the information state": lambda r: HashAgent("information_state"),
                "hash on the observation": lambda r: HashAgent("observation"),
                "network": lambda r: _network(r, 3),
-               "network, tied logits": lambda r: _network(r, 4, tie=True)}
+               "network, tied logits": lambda r: _network(r, 4, tie=True),
+               "reader (its batch kernel)": lambda r: make_agent("reader",
+                                                                 rules=Rules.resolve(r))}
 
 
 @pytest.mark.parametrize("rules, shoe, player, stakes",
@@ -286,7 +290,8 @@ def test_a_bank_on_spliced_states_is_valued_as_on_replayed_ones(rules: str, shoe
     incrementally, its near ties decided by act), as with a replay of every key one by one
     (to 1e-12): agents on the information state and on the observation whose choices
     follow every bit, a network, and one whose logits tie everywhere. Behind ``random``
-    the bank meets hands that leave it fewer cards than it could hold; ``spanish``'s best
+    the bank meets hands that leave it fewer cards than it could hold; ``reader`` on the
+    observation is decided by its batch kernel, a level of bank hands per call; ``spanish``'s best
     response is the fixed-stakes one (with every raise at every moment it is out of reach)."""
     def values_of(agent: object) -> tuple[float, float]:
         bank = as_policy(agent)
@@ -301,6 +306,7 @@ def test_a_bank_on_spliced_states_is_valued_as_on_replayed_ones(rules: str, shoe
     monkeypatch.setattr(SplicedObservations, "bank_observation",
                         SplicedObservations.replayed_bank_observation)
     monkeypatch.delattr(InformationStatePolicy, "view_outcomes")
+    monkeypatch.delattr(ObservationPolicy, "view_outcomes")
     for label, agent in agents.items():
         replayed = values_of(agent)
         assert spliced[label] == pytest.approx(replayed, abs=1e-12), label

@@ -20,8 +20,14 @@ difference on those deals with its 95% interval. The target is met when the
 learned EV is at least the best threshold's minus 0.005. Candidates run in
 ``--workers`` spawned processes (:mod:`evaluate.workers`), each on the batch
 engine where it plays the rules and every seat (``--engine auto``, the
-default; ``scalar`` and ``batch`` choose, the numbers are the same). Writes ``results.md``
-and ``results.json``.
+default; ``scalar`` and ``batch`` choose, the numbers are the same). Each learned
+policy is also held to every baseline of its role (the best threshold and the
+heuristic): "above every baseline" when the paired difference to the strongest of them
+is above zero by more than its 95% interval.
+
+Heads-up, the exact part (:mod:`train.exact_gaps`, ``--no-exact`` skips it) gives each
+learned policy's gap to the exact best response against its training opponent and the
+NashConv of each self-play round's pair. Writes ``results.md`` and ``results.json``.
 """
 
 from __future__ import annotations
@@ -40,6 +46,8 @@ from agents import make_agent
 from evaluate.ev import ENGINES, compare, paired_difference, ratio_estimate
 from evaluate.workers import process_pool
 from train.config import TrainConfig
+from train.exact_gaps import exact_gaps
+from train.exact_gaps import markdown as exact_markdown
 from train.pipeline import Run, new_run, open_run
 
 TOLERANCE = 0.005
@@ -64,8 +72,9 @@ def _measure(task: tuple[str, str, str, int, int, int, int, str]
 
 
 def evaluate_run(run_dir: Path, hands: int, screen_hands: int, pool: ProcessPoolExecutor,
-                 log: Any = print, engine: str = "auto") -> dict[str, Any]:
-    """Screen thresholds, then measure the best one and the other candidates (module doc).
+                 log: Any = print, engine: str = "auto", exact: bool = True) -> dict[str, Any]:
+    """Screen thresholds, then measure the best one and the other candidates (module doc);
+    with ``exact``, a heads-up run's exact gaps too (:func:`train.exact_gaps.exact_gaps`).
 
     ``engine="auto"`` plays the batch engine where it plays the rules and every seat has a
     batched kernel (threshold, careful, reader and learned models do), else the scalar
@@ -99,6 +108,8 @@ def evaluate_run(run_dir: Path, hands: int, screen_hands: int, pool: ProcessPool
         final = {best: best, **heuristic, **learned}
         runs = dict(zip(final, pool.map(
             _measure, [(spec, *base, hands, *tail) for spec in final.values()])))
+        baselines = [best, *heuristic]
+        strongest = max(baselines, key=lambda s: ratio_estimate(*runs[s]).mean)
         rows = {}
         for name, run in runs.items():
             ev = ratio_estimate(*run)
@@ -106,11 +117,17 @@ def evaluate_run(run_dir: Path, hands: int, screen_hands: int, pool: ProcessPool
             rows[name] = {"ev": ev.mean, "ci": ev.half_width, "hands": ev.hands,
                           "vs_best": diff.mean, "vs_best_ci": diff.half_width,
                           "target_met": ev.mean >= ratio_estimate(*runs[best]).mean - TOLERANCE}
-        out[role] = {"against": against, "best_threshold": best,
+            if name in learned:
+                top = paired_difference(run, runs[strongest])
+                rows[name].update(vs_baselines=top.mean, vs_baselines_ci=top.half_width,
+                                  above_baselines=top.mean - top.half_width > 0.0)
+        out[role] = {"against": against, "best_threshold": best, "strongest_baseline": strongest,
                      "screen": {s: ratio_estimate(*screen[s]).mean for s in thresholds},
                      "rows": rows}
         log(f"  {table.num_seats} seats, {role}s: best {best}; "
             + "; ".join(f"{k} {v['ev']:+.4f}±{v['ci']:.4f}" for k, v in rows.items()))
+    if exact and table.num_seats == 2:
+        out["exact"] = exact_gaps(run_dir, table.rules, record, config.selfplay.rounds, log)
     return out
 
 
@@ -120,8 +137,11 @@ def markdown(results: list[dict[str, Any]], hands: int, screen_hands: int) -> st
              f"(thresholds 3.5…7 screened on {screen_hands:,}), same deals for every "
              f"candidate; ± is the 95% interval; \"vs best\" is the paired difference to the "
              f"best threshold. Target: learned ≥ best threshold − {TOLERANCE}.", "",
+             "\"vs every baseline\" is the paired difference to the strongest baseline of "
+             "the role (best threshold or heuristic): above every baseline when it is above "
+             "zero by more than its interval.", "",
              "| seats | role | against | candidate | EV per hand | vs best threshold | "
-             "target |", "|---|---|---|---|---|---|---|"]
+             "target | vs every baseline | |", "|---|---|---|---|---|---|---|---|---|"]
     for res in results:
         for role in ROLES:
             block = res[role]
@@ -130,14 +150,25 @@ def markdown(results: list[dict[str, Any]], hands: int, screen_hands: int) -> st
                     if name.startswith("learned") else ""
                 label = f"`{name}`" + (" (best threshold)" if name == block["best_threshold"]
                                        else "")
+                above = ""
+                if "vs_baselines" in row:
+                    above = (f"{row['vs_baselines']:+.4f} ± {row['vs_baselines_ci']:.4f} | "
+                             + ("above" if row["above_baselines"] else "**not above**"))
+                else:
+                    above = " |"
                 lines.append(f"| {res['num_seats']} | {role} | `{block['against']}` | {label} | "
                              f"{row['ev']:+.4f} ± {row['ci']:.4f} | "
-                             f"{row['vs_best']:+.4f} ± {row['vs_best_ci']:.4f} | {target} |")
+                             f"{row['vs_best']:+.4f} ± {row['vs_best_ci']:.4f} | {target} | "
+                             f"{above} |")
     walls = ", ".join(
         f"{r['num_seats']} seats {r['train_wall_s'] / 60:.1f} min"
         + (f" ({r['total_s'] / 60:.1f} min with its closing table)" if r.get("total_s") else "")
         for r in results if r.get("train_wall_s"))
     lines += ["", f"Wall time of `sette train` (player, bank, self-play): {walls}."]
+    for res in results:
+        if "exact" in res:
+            lines += ["", f"### {res['num_seats']} seats, exact gaps ({res['run']})", "",
+                      *exact_markdown(res["exact"])]
     return "\n".join(lines)
 
 
@@ -147,8 +178,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seats", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--run", action="append", default=[], metavar="SEATS=RUN_DIR",
                         help="evaluate this finished run for that table instead of training")
-    parser.add_argument("--hands", type=int, default=200_000)
-    parser.add_argument("--screen-hands", type=int, default=50_000)
+    parser.add_argument("--hands", type=int, default=2_000_000)
+    parser.add_argument("--screen-hands", type=int, default=200_000)
+    parser.add_argument("--no-exact", action="store_true",
+                        help="skip the exact heads-up gaps (the solver's part: minutes)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--out", type=Path, default=Path("runs/results"))
     parser.add_argument("--engine", choices=ENGINES, default="auto",
@@ -175,7 +208,8 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     with process_pool(args.workers) as pool:
         results = [evaluate_run(run_dirs[s], args.hands, args.screen_hands, pool,
-                                engine=args.engine) for s in args.seats]
+                                engine=args.engine, exact=not args.no_exact)
+                   for s in args.seats]
     text = markdown(results, args.hands, args.screen_hands)
     (args.out / "results.md").write_text(text + "\n", encoding="utf-8")
     (args.out / "results.json").write_text(json.dumps(results, indent=2) + "\n",

@@ -120,21 +120,27 @@ def _chunk_outcomes(game: HeadsUpGame, items: Sequence[tuple[View, list[int]]],
 class BankDecisions:
     """An agent's choices at many ``(view, B)`` at once.
 
-    ``states`` gives the agent's vector at a key (``bank_state(view, B, legal)``);
-    for a :class:`~agents.learned.LearnedAgent` the logits come from the first
-    layer's pre-activation built incrementally (module docstring) from
-    ``spliced``, the :class:`~evaluate.solver.observed.SplicedBankStates` behind
-    ``states``; any other agent is asked with ``act`` at each key.
+    ``state(view, B, legal)`` gives the agent's vector at a key; for a
+    :class:`~agents.learned.LearnedAgent` the logits come from the first layer's
+    pre-activation built incrementally (module docstring) from ``spliced``, the
+    :class:`~evaluate.solver.observed.SplicedBankStates` behind ``state``; an agent
+    with a batch kernel (:func:`agents.batch_policies.batch_policy`: ``careful``,
+    ``reader``, which choose there what their ``act`` chooses) is given a level's
+    vectors in one call; any other agent is asked with ``act`` at each key.
     """
 
-    def __init__(self, agent: Any, states: Any, spliced: Any) -> None:
+    def __init__(self, agent: Any, state: Callable[[View, int, list[int]], np.ndarray],
+                 spliced: Any) -> None:
+        from agents.batch_policies import batch_policy
+
         self.agent = agent
-        self.states = states
+        self.state = state
         self.spliced = spliced
         self.queries = 0
         """How many ``(view, B)`` were decided."""
         self._tree: tuple[HeadsUpGame, _Tree] | None = None
         self._network = _Network.of(agent, spliced)
+        self._kernel = batch_policy(agent) if self._network is None else None
 
     def tree(self, game: HeadsUpGame) -> _Tree:
         if self._tree is None or self._tree[0] is not game:
@@ -157,18 +163,29 @@ class BankDecisions:
             chosen, close = self._network.decide(views, vid[both], ids[both])
             actions[both] = chosen
             unsure = both[close]
-        for i in unsure:
-            v, bank = int(vid[i]), int(ids[i])
-            moves = [A.STAND] * bool(stand_ok[v]) + [A.HIT] * bool(hit_ok[v])
-            mask = np.zeros(game.layout.size, dtype=np.int8)
-            mask[moves] = 1
-            action = int(self.agent.act(self.states.bank_state(views[v], bank, moves), mask))
-            if action not in moves:
-                names = game.layout.names
-                raise SolverError(f"agent {getattr(self.agent, 'spec', self.agent)!r} chose "
-                                  f"the illegal action {names[action]}; legal: "
-                                  + ", ".join(names[a] for a in moves))
-            actions[i] = action
+        if not unsure.size:
+            return actions
+        moves = [[A.STAND] * bool(stand_ok[v]) + [A.HIT] * bool(hit_ok[v])
+                 for v in range(len(views))]
+        masks = np.zeros((len(views), game.layout.size), dtype=np.int8)
+        for v, legal in enumerate(moves):
+            masks[v, legal] = 1
+        vectors = [self.state(views[int(vid[i])], int(ids[i]), moves[int(vid[i])])
+                   for i in unsure]
+        if self._kernel is not None:
+            chosen = np.asarray(self._kernel.act_batch(np.stack(vectors), masks[vid[unsure]]))
+        else:
+            chosen = np.array([int(self.agent.act(x, masks[vid[i]]))
+                               for x, i in zip(vectors, unsure)], dtype=np.int64)
+        names = game.layout.names
+        known = (chosen >= 0) & (chosen < len(names))
+        illegal = np.flatnonzero(~known | (masks[vid[unsure], np.where(known, chosen, 0)] == 0))
+        if illegal.size:
+            i, action = unsure[illegal[0]], int(chosen[illegal[0]])
+            raise SolverError(f"agent {getattr(self.agent, 'spec', self.agent)!r} chose the "
+                              f"illegal action {names[action] if known[illegal[0]] else action}; "
+                              f"legal: " + ", ".join(names[a] for a in moves[int(vid[i])]))
+        actions[unsure] = chosen
         return actions
 
 

@@ -45,6 +45,7 @@ seen and out of the shoe, in the observation part of the vector.
 
 from __future__ import annotations
 
+import dataclasses
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, NamedTuple
@@ -426,16 +427,47 @@ class SplicedObservations(EngineObservations):
 
     def __init__(self, game: HeadsUpGame) -> None:
         super().__init__(game)
-        self._spliced = SplicedBankStates(game, self.engine, self.observer,
-                                          self.replayed_bank_observation, history=False)
+        self.spliced = SplicedBankStates(game, self.engine, self.observer,
+                                         self.replayed_bank_observation, history=False)
+        """The splice of the bank's observations (its parts, for :class:`BankDecisions`)."""
 
     def bank_observation(self, view: View, bank: int, legal: list[int]) -> np.ndarray:
         """What seat 1 (the bank) sees at ``(view, bank)``, spliced."""
-        return self._spliced.state(view, bank)
+        return self.spliced.state(view, bank)
 
     def replayed_bank_observation(self, view: View, bank: int, legal: list[int]) -> np.ndarray:
         """:meth:`bank_observation` by replaying the whole key in the engine."""
         return super().bank_observation(view, bank, legal)
+
+
+class ObservationPolicy(AgentPolicy):
+    """An agent on the observation (:class:`~evaluate.solver.policies.AgentPolicy`), played
+    as the bank many views at a time (:meth:`view_outcomes`).
+
+    The observation holds no order of play, so behind a perfect-recall view the bank is
+    asked at the view's summary (``hist`` dropped), as :meth:`AgentPolicy.bank` asks it.
+    """
+
+    def __init__(self, agent: Any, name: str | None = None) -> None:
+        super().__init__(agent, name)
+        self._batch: tuple[HeadsUpGame, BankDecisions] | None = None
+
+    def view_outcomes(self, game: HeadsUpGame, items: Sequence[tuple[View, list[int]]]
+                      ) -> list[np.ndarray]:
+        """The bank's result distribution behind each ``view`` of ``items`` for each of its
+        ``hands`` (:func:`evaluate.solver.bank_batch.view_outcomes`; each ``(view, B)``
+        decided as :meth:`bank` decides it, on the spliced observation)."""
+        if self._batch is None or self._batch[0] is not game:
+            states = SplicedObservations(game)
+            self._batch = (game, BankDecisions(
+                self.agent, lambda view, bank, _legal: states.bank_observation(view, bank, []),
+                states.spliced))
+        decisions = self._batch[1]
+        asked = decisions.queries
+        out = view_outcomes(game, [(dataclasses.replace(view, hist=None), hands)
+                                   for view, hands in items], decisions)
+        self.queries += decisions.queries - asked
+        return out
 
 
 class InformationStatePolicy(AgentPolicy):
@@ -464,7 +496,7 @@ class InformationStatePolicy(AgentPolicy):
         :meth:`bank` decides it)."""
         if self._batch is None or self._batch[0] is not game:
             states = self.states(game)
-            self._batch = (game, BankDecisions(self.agent, states, states.spliced))
+            self._batch = (game, BankDecisions(self.agent, states.bank_state, states.spliced))
         decisions = self._batch[1]
         asked = decisions.queries
         out = view_outcomes(game, items, decisions)
