@@ -246,11 +246,12 @@ def as_policy(spec: Any, rules: Rules | None = None) -> SolverPolicy:
         return ThresholdPolicy(agent.threshold)
     if type(agent) is RandomAgent:
         return UniformPolicy()
-    if getattr(agent, "observation_type", "observation") == "information_state":
-        from evaluate.solver.observed import InformationStatePolicy  # it builds on this module
+    from evaluate.solver.observed import (InformationStatePolicy,  # they build on this module
+                                          ObservationPolicy)
 
+    if getattr(agent, "observation_type", "observation") == "information_state":
         return InformationStatePolicy(agent, name)
-    return AgentPolicy(agent, name)
+    return ObservationPolicy(agent, name)
 
 
 def _refuse_table_information_states(agent: Any, name: str | None) -> None:
