@@ -141,17 +141,19 @@ def exact_gaps(run_dir: Path, rules: str, record: dict[str, Any], selfplay_round
         if all("gap" in g for g in gains.values()):
             entry["nashconv"] = gains["player"]["gap"] + gains["bank"]["gap"]
         selfplay.append(entry)
-    return {"rows": rows, "selfplay": selfplay, "reader_margin": _reader_margin(rows)}
+    return {"rows": rows, "selfplay": selfplay, "bank_margin": _baseline_margin(rows)}
 
 
-def _reader_margin(rows: list[dict[str, Any]]) -> dict[str, float]:
-    """Each learned bank's exact EV less the ``reader`` bank's, both against ``careful``."""
-    reader = next((r for r in rows if r["role"] == "bank" and r["policy"] == "reader"
-                   and "ev" in r), None)
-    if reader is None:
+def _baseline_margin(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Each learned bank's exact EV less the first bank baseline's (``reader``), both
+    against the bank's training opponent."""
+    baseline = next((r for r in rows if r["role"] == "bank" and "ev" in r
+                     and r["policy"] in BASELINES["bank"][:1]), None)
+    if baseline is None:
         return {}
-    return {r["policy"]: r["ev"] - reader["ev"] for r in rows
-            if r["role"] == "bank" and r["policy"].startswith("learned") and "ev" in r}
+    return {"baseline": baseline["policy"], "margins": {
+        r["policy"]: r["ev"] - baseline["ev"] for r in rows
+        if r["role"] == "bank" and r["policy"].startswith("learned") and "ev" in r}}
 
 
 def markdown(exact: dict[str, Any]) -> list[str]:
@@ -163,11 +165,12 @@ def markdown(exact: dict[str, Any]) -> list[str]:
              "target | |", "|---|---|---|---:|---:|---:|---:|---|"]
     for r in exact["rows"]:
         lines.append(_line(r))
-    margins = exact.get("reader_margin", {})
-    if margins:
-        lines += ["", "Learned banks against `careful`, exact EV above the `reader` bank's: "
+    margin = exact.get("bank_margin", {})
+    if margin.get("margins"):
+        lines += ["", f"Learned banks, exact EV above the `{margin['baseline']}` bank's "
+                  f"against the same player: "
                   + "; ".join(f"`{k}` {v:+.6f} ({'met' if v > 0 else '**missed**'})"
-                              for k, v in margins.items()) + "."]
+                              for k, v in margin["margins"].items()) + "."]
     if exact["selfplay"]:
         lines += ["", "Self-play, round by round (round 0: the first two stages' player and "
                   "bank): what each role's exact best response gains over the round's model "

@@ -71,6 +71,16 @@ def _measure(task: tuple[str, str, str, int, int, int, int, str]
     return result.runs[spec]
 
 
+def versus_strongest(run: tuple[np.ndarray, np.ndarray],
+                     strongest: tuple[np.ndarray, np.ndarray]) -> dict[str, Any]:
+    """A learned candidate against the strongest baseline of its role on the same deals:
+    the paired difference, its 95% half-width, and whether it is above every baseline
+    (the difference above zero by more than its interval)."""
+    diff = paired_difference(run, strongest)
+    return {"vs_baselines": diff.mean, "vs_baselines_ci": diff.half_width,
+            "above_baselines": diff.mean - diff.half_width > 0.0}
+
+
 def evaluate_run(run_dir: Path, hands: int, screen_hands: int, pool: ProcessPoolExecutor,
                  log: Any = print, engine: str = "auto", exact: bool = True) -> dict[str, Any]:
     """Screen thresholds, then measure the best one and the other candidates (module doc);
@@ -108,8 +118,7 @@ def evaluate_run(run_dir: Path, hands: int, screen_hands: int, pool: ProcessPool
         final = {best: best, **heuristic, **learned}
         runs = dict(zip(final, pool.map(
             _measure, [(spec, *base, hands, *tail) for spec in final.values()])))
-        baselines = [best, *heuristic]
-        strongest = max(baselines, key=lambda s: ratio_estimate(*runs[s]).mean)
+        strongest = max([best, *heuristic], key=lambda s: ratio_estimate(*runs[s]).mean)
         rows = {}
         for name, run in runs.items():
             ev = ratio_estimate(*run)
@@ -118,9 +127,7 @@ def evaluate_run(run_dir: Path, hands: int, screen_hands: int, pool: ProcessPool
                           "vs_best": diff.mean, "vs_best_ci": diff.half_width,
                           "target_met": ev.mean >= ratio_estimate(*runs[best]).mean - TOLERANCE}
             if name in learned:
-                top = paired_difference(run, runs[strongest])
-                rows[name].update(vs_baselines=top.mean, vs_baselines_ci=top.half_width,
-                                  above_baselines=top.mean - top.half_width > 0.0)
+                rows[name].update(versus_strongest(run, runs[strongest]))
         out[role] = {"against": against, "best_threshold": best, "strongest_baseline": strongest,
                      "screen": {s: ratio_estimate(*screen[s]).mean for s in thresholds},
                      "rows": rows}

@@ -1,0 +1,118 @@
+"""``python -m train.results``: its exact gaps (train/exact_gaps.py) and its verdicts.
+
+The run's "models" here are threshold policies written into the model files (the
+solver values those natively in seconds), so the exact part runs end to end on a
+full shoe: each gap is the solver's best response less the policy's EV, and a
+self-play round's NashConv is the solver's own exploitability of the pair.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from agents import make_agent
+from evaluate.solver import values
+from train import exact_gaps, results
+from train.exact_gaps import exact_gaps as measure_gaps
+
+# What each fake model file plays (the files hold the spec).
+MODELS = {"player/model.zip": "threshold:4", "bank/model.zip": "threshold:6.5",
+          "selfplay/round1-player/model.zip": "threshold:4.5",
+          "selfplay/round1-bank/model.zip": "threshold:5"}
+
+
+def _fake_run(tmp_path: Path, files: dict[str, str]) -> tuple[Path, dict]:
+    for rel, spec in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(spec, encoding="utf-8")
+    record = {"models": {"player": "player/model.zip", "bank": "bank/model.zip"}}
+    (tmp_path / "run.json").write_text(json.dumps(record), encoding="utf-8")
+    return tmp_path, record
+
+
+@pytest.fixture
+def fast_opponents(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Threshold opponents and baseline (the defaults, reader and careful, take minutes),
+    and model specs read from the fake files."""
+    monkeypatch.setattr(exact_gaps, "OPPONENTS", {"player": "threshold:5.5",
+                                                  "bank": "threshold:5"})
+    monkeypatch.setattr(exact_gaps, "BASELINES", {"player": (), "bank": ("threshold:5.5",)})
+
+    def fake_agent(spec: str, rules: object = None) -> object:
+        if spec.startswith("model:"):
+            spec = Path(spec[len("model:"):]).read_text(encoding="utf-8")
+        return make_agent(spec, rules=rules)
+
+    monkeypatch.setattr(exact_gaps, "make_agent", fake_agent)
+
+
+def test_exact_gaps_are_the_solvers_best_responses_and_nashconv(tmp_path: Path,
+                                                                fast_opponents: None) -> None:
+    """Each learned row: the policy's exact EV, the exact best response's, their gap and
+    the target's verdict; the reader-like baseline beside the bank; each round's NashConv
+    equal to the solver's exploitability of that round's pair (round 0 and round 1); a
+    round the run did not keep is named."""
+    run, record = _fake_run(tmp_path, MODELS)
+    out = measure_gaps(run, "catalan", record, selfplay_rounds=2, log=lambda _m: None)
+    rows = {(r["policy"], r["role"]): r for r in out["rows"]}
+    player = rows[("learned player", "player")]
+    ev = values.evaluate("catalan", "threshold:4", "threshold:5.5").ev
+    best = values.best_response("catalan", "player", "threshold:5.5").value
+    assert player["ev"] == pytest.approx(ev, abs=1e-12)
+    assert player["best"] == pytest.approx(best, abs=1e-12)
+    assert player["gap"] == pytest.approx(best - ev, abs=1e-12) and player["gap"] > 0.0
+    assert player["target"] == exact_gaps.TARGETS["player"]
+    assert player["met"] is (player["gap"] <= exact_gaps.TARGETS["player"])
+    bank = rows[("learned bank", "bank")]
+    assert bank["ev"] == pytest.approx(values.evaluate("catalan", "threshold:5",
+                                                       "threshold:6.5").bank_ev, abs=1e-12)
+    assert bank["met"] is False  # a bank standing on 6½ is far from the best response
+    baseline = rows[("threshold:5.5", "bank")]
+    assert baseline["target"] is None and baseline["met"] is None
+    margin = out["bank_margin"]
+    assert margin["baseline"] == "threshold:5.5"
+    assert margin["margins"]["learned bank"] == pytest.approx(bank["ev"] - baseline["ev"])
+    rounds = {entry["round"]: entry for entry in out["selfplay"]}
+    for k, (p, b) in {0: ("threshold:4", "threshold:6.5"),
+                      1: ("threshold:4.5", "threshold:5")}.items():
+        x = values.exploitability("catalan", p, b)
+        assert rounds[k]["nashconv"] == pytest.approx(x.total, abs=1e-12)
+        assert rounds[k]["player"]["gap"] == pytest.approx(x.player_gain, abs=1e-12)
+    assert rounds[1]["nashconv"] < rounds[0]["nashconv"]
+    assert "round2-player" in rounds[2]["skipped"]
+    text = "\n".join(exact_gaps.markdown(out))
+    assert "| 1 |" in text and "falling" in text and "**missed**" in text
+    assert "`learned bank` " in text.split("bank's against the same player:")[1]
+    assert "skipped: the run has no selfplay/round2-player/model.zip" in text
+
+
+def test_a_round_whose_nashconv_rises_is_flagged() -> None:
+    """The self-play table says "not falling" where a round's NashConv is above the last."""
+    def entry(k: int, gaps: tuple[float, float]) -> dict:
+        return {"round": k, "nashconv": sum(gaps),
+                **{role: {"ev": -0.2, "gap": g} for role, g in zip(("player", "bank"), gaps)}}
+
+    text = "\n".join(exact_gaps.markdown({"rows": [], "selfplay": [
+        entry(0, (0.01, 0.05)), entry(1, (0.01, 0.03)), entry(2, (0.02, 0.04))]}))
+    lines = {line.split("|")[1].strip(): line for line in text.splitlines()
+             if line.startswith("| ") and line.split("|")[1].strip().isdigit()}
+    assert lines["0"].endswith("|  |") and lines["1"].endswith("| falling |")
+    assert lines["2"].endswith("| **not falling** |")
+
+
+def test_above_every_baseline_needs_the_whole_interval() -> None:
+    """A learned candidate is above every baseline only when its paired difference to the
+    strongest one is above zero by more than the 95% interval."""
+    rng = np.random.default_rng(0)
+    hands = np.full(400, 10.0)
+    base = rng.normal(0.0, 3.0, 400)
+    noise = rng.normal(0.0, 0.5, 400)
+    clearly = results.versus_strongest((base + 1.0 + noise, hands), (base, hands))
+    assert clearly["above_baselines"] and clearly["vs_baselines"] == pytest.approx(0.1, abs=0.01)
+    level = results.versus_strongest((base + noise, hands), (base, hands))
+    assert not level["above_baselines"]
+    assert abs(level["vs_baselines"]) < level["vs_baselines_ci"]
