@@ -42,6 +42,7 @@ from evaluate.solver.values import (best_response, equilibrium, evaluate, evalua
                                     exploitability)
 from evaluate.solver.game import IRRELEVANT_SWITCHES, RECALLS, HeadsUpGame, SolverError
 from evaluate.solver.policies import SolverPolicy, as_policy
+from evaluate.solver.public import perfect_recall_equilibrium
 from evaluate.solver.tables import bank_table, player_table, strategy_json
 
 
@@ -98,10 +99,12 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     _stakes_option(eq, "free")
     eq.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                     help="the LP's rounds on stderr (default: when stderr is a terminal)")
-    eq.add_argument("--method", choices=("cuts", "full"), default="cuts",
+    eq.add_argument("--method", choices=("cuts", "full", "public"), default="cuts",
                     help="cuts: the LP decomposed by the bank's views, its rows generated "
                          "(default); full: the whole sequence-form LP (--recall forgetful, "
-                         "small games only)")
+                         "small games only); public: perfect recall by nested cutting "
+                         "planes over public states, the value and its certificate only "
+                         "(spanish with real bets and raises; no jackpot)")
     eq.add_argument("--time-limit", type=float, default=540.0, metavar="SECONDS",
                     help="perfect recall: start a refinement round only while twice the last "
                          "round's time fits in this (default 540); the strategies then come "
@@ -347,6 +350,8 @@ def _equilibrium(args: argparse.Namespace) -> int:
     status = _Status("sette solve equilibrium") if show else None
     if status is not None:
         status("building the game")
+    if args.method == "public":
+        return _public_equilibrium(args, rules, status)
     try:
         eq = equilibrium(rules, composition=args.shoe, stakes=args.stakes, method=args.method,
                          jackpot=args.jackpot, progress=status, recall=args.recall,
@@ -391,4 +396,36 @@ def _equilibrium(args: argparse.Namespace) -> int:
            f"(evaluate/solver/recall.py)"] if eq.recall == "perfect" else []),
         "", player_table(game, eq.player, ev.player_reach), "",
         bank_table(game, eq.bank, ev.bank_reach)]
+    return _emit(args, payload, lines)
+
+
+def _public_equilibrium(args: argparse.Namespace, rules: Rules, status: _Status | None) -> int:
+    """``--method public``: the perfect-recall value by :mod:`evaluate.solver.public`."""
+    if args.recall != "perfect":
+        raise SolverError("--method public solves the perfect-recall game; drop --recall "
+                          "forgetful or use --method cuts")
+    try:
+        game = HeadsUpGame(rules, args.shoe, stakes=args.stakes, jackpot=args.jackpot)
+        sol = perfect_recall_equilibrium(game, status, args.time_limit)
+    finally:
+        if status is not None:
+            status.close()
+    ctx = _context(args, game)
+    last = sol.passes[-1]
+    verdict = (f"certified: NashConv at most {sol.gap:.1e} per hand" if sol.certified else
+               f"NOT certified: stopped at the time limit, the bounds {sol.gap:.2e} apart")
+    payload = {"command": "equilibrium", **ctx, "method": "public", "lower": sol.lower,
+               "upper": sol.upper, "gap": sol.gap, "certified": sol.certified,
+               "seconds": sol.seconds,
+               "passes": [dataclasses.asdict(p) for p in sol.passes]}
+    lines = _header(ctx, "sette solve equilibrium: heads-up equilibrium of the perfect-recall "
+                         "hand (nested cutting planes over public states)") + [
+        f"value (player): between {sol.lower:+.9f} and {sol.upper:+.9f} per hand "
+        f"(bank: minus it); {verdict}",
+        "lower bound: the player's strategy against the exact perfect-recall best response "
+        "of the bank; upper bound: the split LPs' value at the deal (every cut a bank "
+        "strategy)",
+        f"{len(sol.passes)} passes in {sol.seconds:.1f} s; the last visited {last.groups:,} "
+        f"history groups and {last.views:,} finished-hand groups, {last.cuts:,} cuts "
+        f"(evaluate/solver/public.py)"]
     return _emit(args, payload, lines)

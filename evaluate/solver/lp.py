@@ -110,6 +110,7 @@ solves the full LP above, as a cross-check on small games.
 
 from __future__ import annotations
 
+import copy
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -502,6 +503,13 @@ class _ViewDAG:
         self.outcomes: list[np.ndarray] = []
         """Their bank-result distributions per hand ``[hand, result]``."""
         self.known: dict[bytes, int] = {}
+
+    def at_stake(self, s: int) -> _ViewDAG:
+        """The same tree for the one view ``views[s]`` (its rows shared, no strategies)."""
+        one = copy.copy(self)
+        one.views, one.rows = self.views[s:s + 1], self.rows[s:s + 1]
+        one.strategies, one.outcomes, one.known = [], [], {}
+        return one
 
     def respond(self, rho: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Best responses to ``rho[stake view, hand]``: ``stand[view, b]`` and outcomes.
