@@ -1,0 +1,74 @@
+"""train.masked_policy.MaskedMlpPolicy gives sb3-contrib's masked quantities, cheaper.
+
+PPO's loss reads the values, the log-probabilities of the actions taken and
+the entropies; the rollouts read sampled actions and their log-probabilities.
+Each must be what sb3-contrib's ``MaskableActorCriticPolicy`` gives with the
+same weights, and no illegal action may ever be drawn.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch as th
+from gymnasium import spaces
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+from train.masked_policy import MaskedMlpPolicy
+
+OBS, ACTIONS = spaces.Box(-1.0, 1.0, (12,), np.float32), spaces.Discrete(9)
+
+
+def _pair() -> tuple[MaskableActorCriticPolicy, MaskedMlpPolicy]:
+    th.manual_seed(0)
+    reference = MaskableActorCriticPolicy(OBS, ACTIONS, lambda _: 1e-4, net_arch=[16, 16])
+    cheap = MaskedMlpPolicy(OBS, ACTIONS, lambda _: 1e-4, net_arch=[16, 16])
+    cheap.load_state_dict(reference.state_dict())  # the same layers and names
+    return reference, cheap
+
+
+def _batch(rows: int, seed: int) -> tuple[th.Tensor, th.Tensor]:
+    rng = np.random.default_rng(seed)
+    masks = rng.random((rows, ACTIONS.n)) < 0.4
+    masks[np.arange(rows), rng.integers(ACTIONS.n, size=rows)] = True  # one legal at least
+    return th.as_tensor(rng.uniform(-1, 1, (rows, 12)), dtype=th.float32), th.as_tensor(masks)
+
+
+def test_the_loss_terms_are_sb3_contribs() -> None:
+    reference, cheap = _pair()
+    obs, masks = _batch(400, seed=1)
+    actions = th.as_tensor([np.random.default_rng(2).choice(np.flatnonzero(row))
+                            for row in masks.numpy()])
+    want = reference.evaluate_actions(obs, actions, action_masks=masks)
+    got = cheap.evaluate_actions(obs, actions, action_masks=masks)
+    for w, g in zip(want, got):
+        assert w is not None and g is not None
+        np.testing.assert_allclose(g.detach().numpy(), w.detach().numpy(), atol=1e-5)
+
+
+def test_rollout_actions_are_legal_and_their_log_probabilities_sb3_contribs() -> None:
+    reference, cheap = _pair()
+    obs, masks = _batch(2000, seed=3)
+    th.manual_seed(4)
+    actions, values, log_prob = cheap(obs, action_masks=masks.numpy())
+    assert masks[th.arange(len(actions)), actions].all()
+    _, want, _ = reference.evaluate_actions(obs, actions, action_masks=masks)
+    np.testing.assert_allclose(log_prob.detach().numpy(), want.detach().numpy(), atol=1e-5)
+    greedy, _, _ = cheap(obs, deterministic=True, action_masks=masks.numpy())
+    expected, _ = reference.predict(obs.numpy(), deterministic=True,
+                                    action_masks=masks.numpy())
+    np.testing.assert_array_equal(greedy.numpy(), expected)
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_draws_follow_the_masked_probabilities(seed: int) -> None:
+    _, cheap = _pair()
+    obs, masks = _batch(1, seed=seed)
+    obs, masks = obs.repeat(20_000, 1), masks.repeat(20_000, 1)
+    th.manual_seed(seed)
+    actions, _, log_prob = cheap(obs, action_masks=masks.numpy())
+    counts = np.bincount(actions.numpy(), minlength=ACTIONS.n) / len(actions)
+    probs = np.zeros(ACTIONS.n)
+    probs[actions.numpy()] = log_prob.exp().detach().numpy()
+    assert counts[~masks[0].numpy()].sum() == 0
+    np.testing.assert_allclose(counts, probs, atol=0.015)

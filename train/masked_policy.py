@@ -1,0 +1,80 @@
+"""``MaskedMlpPolicy``: sb3-contrib's maskable actor-critic with a cheaper masked distribution.
+
+sb3-contrib's ``MaskableActorCriticPolicy`` builds a ``MaskableCategorical``
+(a ``torch.distributions.Categorical``) for every batch it sees: the logits
+are normalised twice (once as given, once masked), the argument checks of
+``torch.distributions`` run on every construction, and the entropy goes
+through the distribution's cached probabilities. On the small networks of
+``sette train`` that is a sizeable part of every PPO minibatch and of every
+rollout step.
+
+This subclass computes the same quantities directly from one masked
+``log_softmax``: illegal actions get the logit ``-1e8`` (as sb3-contrib's
+masking does), the log-probability of an action is the gathered entry, the
+entropy is ``-sum(p * log p)`` over the legal actions only, and sampling is a
+draw from the masked probabilities with torch's generator (the model's seed).
+The layers, their names and the state dict are the parent's, so a saved
+model loads into either class and :class:`agents.learned.LearnedAgent` reads
+it the same way; ``predict`` and ``get_distribution`` stay the parent's.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch as th
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+__all__ = ["MaskedMlpPolicy"]
+
+_ILLEGAL_LOGIT = -1e8
+"""The logit of a masked action (sb3-contrib's ``MaskableCategorical`` uses the same)."""
+
+
+class MaskedMlpPolicy(MaskableActorCriticPolicy):
+    """``MaskableActorCriticPolicy`` whose training and rollout passes skip the
+    ``torch.distributions`` object (module docstring)."""
+
+    def _masked_log_probs(self, latent_pi: th.Tensor, action_masks: np.ndarray | th.Tensor | None
+                          ) -> tuple[th.Tensor, th.Tensor | None]:
+        """Log-probabilities of every action under the mask, and the mask as a bool tensor."""
+        logits = self.action_net(latent_pi)
+        if action_masks is None:
+            return th.log_softmax(logits, dim=-1), None
+        masks = th.as_tensor(action_masks, dtype=th.bool,
+                             device=logits.device).reshape(logits.shape)
+        logits = logits.masked_fill(~masks, _ILLEGAL_LOGIT)
+        return th.log_softmax(logits, dim=-1), masks
+
+    def _latents(self, obs: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
+        features = self.extract_features(obs)
+        if self.share_features_extractor:
+            return self.mlp_extractor(features)
+        pi_features, vf_features = features
+        return (self.mlp_extractor.forward_actor(pi_features),
+                self.mlp_extractor.forward_critic(vf_features))
+
+    def forward(self, obs: th.Tensor, deterministic: bool = False,
+                action_masks: np.ndarray | None = None
+                ) -> tuple[th.Tensor, th.Tensor, th.Tensor]:
+        """Actions drawn under the masks, the values and the actions' log-probabilities."""
+        latent_pi, latent_vf = self._latents(obs)
+        values = self.value_net(latent_vf)
+        log_probs, _ = self._masked_log_probs(latent_pi, action_masks)
+        if deterministic:
+            actions = th.argmax(log_probs, dim=-1)
+        else:
+            actions = th.multinomial(log_probs.exp(), 1).squeeze(-1)
+        log_prob = log_probs.gather(-1, actions.unsqueeze(-1)).squeeze(-1)
+        return actions.reshape((-1, *self.action_space.shape)), values, log_prob  # type: ignore[misc]
+
+    def evaluate_actions(self, obs: th.Tensor, actions: th.Tensor,
+                         action_masks: th.Tensor | None = None
+                         ) -> tuple[th.Tensor, th.Tensor, th.Tensor | None]:
+        """Values, log-probabilities of ``actions`` and entropies under the masks (PPO's loss)."""
+        latent_pi, latent_vf = self._latents(obs)
+        log_probs, masks = self._masked_log_probs(latent_pi, action_masks)
+        log_prob = log_probs.gather(-1, actions.long().reshape(-1, 1)).squeeze(-1)
+        p_log_p = log_probs.exp() * log_probs
+        if masks is not None:
+            p_log_p = p_log_p.masked_fill(~masks, 0.0)
+        return self.value_net(latent_vf), log_prob, -p_log_p.sum(-1)
