@@ -12,8 +12,10 @@ bank — the opponents of ``sette train``'s player stage — measured in one run
    ``--tables`` tables of the compiled engine, and of ``sette train``'s former
    default, :class:`train.vec_env.ViewVecEnv` over 8 scalar views; the ratio.
    The goal is at least 1M steps/s at 4096 tables.
-2. **MaskablePPO end to end** (building the model, collecting rollouts,
-   training; the periodic evaluation left out): the former default (8 scalar
+2. **MaskablePPO end to end** (``model.learn``: collecting rollouts and
+   training; the periodic evaluation left out, and building the model printed
+   apart: torch's optimizer imports ``torch._dynamo`` once a process, a few
+   seconds that a run pays once, not per stage): the former default (8 scalar
    views, ``run.vec_env = "views"``, the player stage's PPO settings of then:
    512-step rollouts, minibatches of 512, 5 epochs) for ``--scalar-steps``
    steps, and ``sette train``'s defaults now (``train.config.TrainConfig()``:
@@ -31,8 +33,11 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
+import tempfile
 import time
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -40,7 +45,7 @@ import torch
 
 from train.batch_vec_env import BatchSeatVecEnv
 from train.config import TrainConfig
-from train.ppo import _policy_kwargs, make_vec_env
+from train.ppo import make_vec_env, new_model
 from train.vec_env import ViewVecEnv
 
 OPPONENTS = {"bank": "reader", "players": "careful"}
@@ -76,11 +81,10 @@ def former_default() -> TrainConfig:
     return config
 
 
-def ppo_rate(config: TrainConfig, steps: int) -> tuple[float, float, float, str]:
+def ppo_rate(config: TrainConfig, steps: int) -> tuple[float, float, float, float, str]:
     """Steps per wall second, per CPU second of this process, and the environment's share of
-    the wall time, of MaskablePPO's player stage under ``config``."""
-    from sb3_contrib import MaskablePPO
-
+    the wall time, of MaskablePPO's player stage under ``config`` (``model.learn``), and the
+    seconds building the model took (torch's optimizer imports ``torch._dynamo`` once)."""
     from agents import make_agent
 
     torch.set_num_threads(config.run.torch_threads)
@@ -88,17 +92,19 @@ def ppo_rate(config: TrainConfig, steps: int) -> tuple[float, float, float, str]
                  "players": [make_agent(OPPONENTS["players"])]}
     env = make_vec_env("player", config, opponents, seed=0)
     p = config.stage_ppo("player")
-    start, cpu = time.perf_counter(), time.process_time()
-    model = MaskablePPO("MlpPolicy", env, learning_rate=p.learning_rate, n_steps=p.n_steps,
-                        batch_size=p.batch_size, n_epochs=p.n_epochs, gamma=p.gamma,
-                        gae_lambda=p.gae_lambda, ent_coef=p.ent_coef,
-                        policy_kwargs=_policy_kwargs(p), seed=0, device="cpu")
-    model.learn(steps)
-    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+    built = time.perf_counter()
+    with tempfile.TemporaryDirectory() as folder:
+        model = new_model(env, p, Path(folder), seed=0)
+        model.tensorboard_log = None
+        built = time.perf_counter() - built
+        start, cpu = time.perf_counter(), time.process_time()
+        model.learn(steps)
+        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
     settings = (f"{config.run.vec_env}, {config.run.n_envs} envs, n_steps {p.n_steps}, "
                 f"batch {p.batch_size}, {p.n_epochs} epochs, torch threads "
                 f"{config.run.torch_threads}")
-    return model.num_timesteps / wall, model.num_timesteps / cpu, env.seconds / wall, settings
+    return (model.num_timesteps / wall, model.num_timesteps / cpu, env.seconds / wall, built,
+            settings)
 
 
 def main() -> None:
@@ -125,15 +131,18 @@ def main() -> None:
     print(f"ViewVecEnv, 8 scalar views:                {views_rate:12,.0f} steps/s")
     print(f"ratio: {batch_rate / views_rate:.1f}x")
 
-    before_rate, before_cpu, before_share, before = ppo_rate(former_default(),
-                                                             args.scalar_steps)
-    now_rate, now_cpu, now_share, now = ppo_rate(TrainConfig(), args.ppo_steps)
+    print(f"load average {os.getloadavg()[0]:.1f}")
+    before_rate, before_cpu, before_share, _, before = ppo_rate(former_default(),
+                                                                args.scalar_steps)
+    now_rate, now_cpu, now_share, built, now = ppo_rate(TrainConfig(), args.ppo_steps)
     print(f"MaskablePPO, former default ({before}): {before_rate:,.0f} steps/s "
           f"({before_cpu:,.0f} per CPU second), {before_share:.1%} in the environment")
     print(f"MaskablePPO, sette train now ({now}): {now_rate:,.0f} steps/s "
           f"({now_cpu:,.0f} per CPU second), {now_share:.1%} in the environment "
-          f"(goals: >= 50,000 steps/s, < 10%)")
+          f"(goals: >= 50,000 steps/s, < 10%); building the model {built:.1f} s")
     print(f"speed-up: {now_rate / before_rate:.1f}x ({now_cpu / before_cpu:.1f}x per CPU second)")
+    print(f"load average {os.getloadavg()[0]:.1f}")
+
 
 if __name__ == "__main__":
     main()
