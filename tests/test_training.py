@@ -180,7 +180,7 @@ def test_a_stage_overrides_ppo_settings_for_itself_only(tmp_path: Path) -> None:
     assert config.stage_ppo("bank").learning_rate == 3e-4  # [ppo] itself
     assert cfg.from_mapping(cfg.tomllib.loads(config.to_toml())) == config
     override = cfg.apply_overrides(config, ["bank.ppo.batch_size=64"])
-    assert override.stage_ppo("bank").batch_size == 64 and override.ppo.batch_size == 256
+    assert override.stage_ppo("bank").batch_size == 64 and override.ppo.batch_size == 8192
     with pytest.raises(cfg.ConfigError, match=r"player.ppo: unknown key 'lr'; \[ppo\] keys"):
         cfg.apply_overrides(config, ["player.ppo.lr=0.1"])
     with pytest.raises(cfg.ConfigError, match="bank.ppo.n_steps must be an integer"):

@@ -182,13 +182,22 @@ class TableConfig:
 
 @dataclass
 class PPOConfig:
-    """sb3-contrib MaskablePPO settings (see its documentation)."""
+    """sb3-contrib MaskablePPO settings (see its documentation).
+
+    The defaults suit ``run.n_envs`` tables of the batch: a rollout of
+    ``n_envs x n_steps`` steps is cut into a few large minibatches, each seen
+    ``n_epochs`` times. On two CPU cores torch's update dominates training, and
+    it costs the same per step whatever the minibatch, while SB3's per-call
+    overhead shrinks with larger ones; fewer, larger minibatches at a higher
+    rate than the usual ``3e-4``-at-64 trade gradient steps for steps
+    (docs/PERFORMANCE.md, training, has the figures).
+    """
 
     learning_rate: float = _key(_number(0, 1, above=True), 3e-4)
     # steps per env (table) per rollout: a rollout is n_envs x n_steps steps
     n_steps: int = _key(_integer(2), 8)
-    batch_size: int = _key(_integer(2), 256)          # SB3 needs minibatches of 2 or more
-    n_epochs: int = _key(_integer(1), 5)
+    batch_size: int = _key(_integer(2), 8192)         # SB3 needs minibatches of 2 or more
+    n_epochs: int = _key(_integer(1), 3)
     # an episode is one hand: no discounting within it
     gamma: float = _key(_number(0, 1), 1.0)
     gae_lambda: float = _key(_number(0, 1), 0.95)
@@ -219,15 +228,15 @@ class RunConfig:
     """How a run executes and what it records."""
 
     seed: int = _key(_integer(0), 0)
-    # environments: tables of the batch, or scalar views
-    n_envs: int = _key(_integer(1), 256)
+    # environments: tables of the batch, or scalar views (with views, fewer: e.g. 8)
+    n_envs: int = _key(_integer(1), 4096)
     # auto (batch where the compiled engine plays the rules, else views), batch (one
     # batch of n_envs tables), views, dummy (one process) or subproc (one per env)
     vec_env: str = _key(_choice(VEC_ENVS), "auto")
     torch_threads: int = _key(_integer(1), 1)
-    checkpoint_every: int = _key(_integer(1), 50_000)  # steps between checkpoints
+    checkpoint_every: int = _key(_integer(1), 250_000)  # steps between checkpoints
     # steps between evaluations against the baselines
-    eval_every: int = _key(_integer(1), 50_000)
+    eval_every: int = _key(_integer(1), 250_000)
     eval_hands: int = _key(_integer(1), 2_000)  # hands per evaluation (TensorBoard eval/*)
     progress_bar: bool = _key(_flag, True)
 
@@ -264,8 +273,8 @@ class SelfPlayConfig:
     """Alternating rounds against bounded pools of frozen policies plus the baselines."""
 
     rounds: int = _key(_integer(0), 2)
-    player_timesteps: int = _key(_integer(1), 40_000)
-    bank_timesteps: int = _key(_integer(1), 40_000)
+    player_timesteps: int = _key(_integer(1), 200_000)
+    bank_timesteps: int = _key(_integer(1), 200_000)
     # frozen learned policies kept per pool (baselines extra)
     pool_size: int = _key(_integer(0), 3)
     banks: list = _key(_SPECS, factory=lambda: ["reader", "threshold:5.5"], agents=_spec_list)
@@ -295,16 +304,15 @@ class TrainConfig:
     table: TableConfig = field(default_factory=TableConfig)
     ppo: PPOConfig = field(default_factory=PPOConfig)
     run: RunConfig = field(default_factory=RunConfig)
-    # The player learns slower and longer than the bank: its edge over the best
-    # threshold is a few thousandths of a bet, which the default rate's noise
-    # hides at 4 seats (docs/RESULTS.md, Training).
+    # The player trains longest: its edge over the best threshold is a few
+    # thousandths of a bet (docs/RESULTS.md, Training), which only minibatches of
+    # thousands of hands measure through the noise of the cards.
     player: StageConfig = field(default_factory=lambda: StageConfig(
-        timesteps=500_000, opponents=["reader"],
-        ppo={"learning_rate": 1e-4, "n_steps": 16, "batch_size": 512}))
+        timesteps=2_000_000, opponents=["reader"]))
     # The bank also learns on the information state: a bank that remembers the
     # order and timing of the player's play (RULES.md §8.10), reported beside it.
     bank: StageConfig = field(default_factory=lambda: StageConfig(
-        timesteps=150_000, opponents=["careful"], information_state_model=True))
+        timesteps=1_000_000, opponents=["careful"], information_state_model=True))
     selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig)
     evaluate: EvalConfig = field(default_factory=EvalConfig)
 
