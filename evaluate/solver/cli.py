@@ -99,16 +99,18 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     _stakes_option(eq, "free")
     eq.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                     help="the LP's rounds on stderr (default: when stderr is a terminal)")
-    eq.add_argument("--method", choices=("cuts", "full", "public"), default="cuts",
-                    help="cuts: the LP decomposed by the bank's views, its rows generated "
-                         "(default); full: the whole sequence-form LP (--recall forgetful, "
-                         "small games only); public: perfect recall by nested cutting "
-                         "planes over public states, the value and its certificate only "
-                         "(spanish with real bets and raises; no jackpot)")
+    eq.add_argument("--method", choices=("cuts", "full", "public"), default=None,
+                    help="cuts: the LP decomposed by the bank's views, its rows generated, "
+                         "with perfect recall on refined partial-recall games; full: the "
+                         "whole sequence-form LP (--recall forgetful, small games only); "
+                         "public: perfect recall by nested cutting planes over public "
+                         "states, the value and its certificate without strategy tables "
+                         "(no jackpot). Default: public for perfect recall with bets after "
+                         "the first card and raises at free stakes (spanish), else cuts")
     eq.add_argument("--time-limit", type=float, default=540.0, metavar="SECONDS",
-                    help="perfect recall: start a refinement round only while twice the last "
-                         "round's time fits in this (default 540); the strategies then come "
-                         "with exact bounds on their gap")
+                    help="perfect recall: start a refinement round (a pass with --method "
+                         "public) only while twice the last one's time fits in this (default "
+                         "540); the result then comes with exact bounds on its gap")
     eq.set_defaults(func=_equilibrium)
 
 
@@ -350,6 +352,8 @@ def _equilibrium(args: argparse.Namespace) -> int:
     status = _Status("sette solve equilibrium") if show else None
     if status is not None:
         status("building the game")
+    if args.method is None:
+        args.method = "public" if _by_public_state(args, rules) else "cuts"
     if args.method == "public":
         return _public_equilibrium(args, rules, status)
     try:
@@ -397,6 +401,13 @@ def _equilibrium(args: argparse.Namespace) -> int:
         "", player_table(game, eq.player, ev.player_reach), "",
         bank_table(game, eq.bank, ev.bank_reach)]
     return _emit(args, payload, lines)
+
+
+def _by_public_state(args: argparse.Namespace, rules: Rules) -> bool:
+    """Whether the default method is ``public``: the perfect-recall hand whose refinement
+    does not close in minutes (a stake placed after the first card, raises; no jackpot)."""
+    return (args.recall == "perfect" and args.stakes == "free" and rules.bet_raise
+            and rules.bet_timing == "on_turn" and not rules.jackpot_ante)
 
 
 def _public_equilibrium(args: argparse.Namespace, rules: Rules, status: _Status | None) -> int:

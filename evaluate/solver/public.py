@@ -202,6 +202,10 @@ class _Split:
             self.maps.append(m)
         self.owner = np.array([i for i, _a in cols])
         self.nc, self.ns = len(cols), len(self.targets)
+        self.row_slot: list[int] = []
+        """The slot of each cut row, in the order written."""
+        self.row_gain: list[np.ndarray] = []
+        """Each cut row's payoff per column: ``cut · map`` of its slot."""
         self.used = [0] * self.ns
         """Cuts of each slot's target already written as rows."""
         self.highs = _model(self.nc, self.ns, self.bust, self.owner, len(hs))
@@ -216,7 +220,10 @@ class _Split:
         for k, target in enumerate(self.targets):
             have = solver.cuts[target]
             for u in have[self.used[k]:]:
-                coef = -(u @ self.maps[k])
+                gain = u @ self.maps[k]
+                self.row_slot.append(k)
+                self.row_gain.append(gain)
+                coef = -gain
                 nz = np.nonzero(coef)[0]
                 rows_r.extend([n] * (len(nz) + 1))
                 rows_c.extend(nz.tolist() + [self.nc + k])
@@ -237,9 +244,29 @@ class _Split:
             raise SolverError(f"a split LP ended {self.highs.modelStatusToString(status)}")
         sol = self.highs.getSolution()
         x = np.asarray(sol.col_value)
-        duals = np.asarray(sol.row_dual)[:len(self.hs)]
-        value = float(self.bust @ x[:self.nc] + x[self.nc:].sum())
-        return value, x[:self.nc], duals
+        return self._cut(np.asarray(sol.row_dual)[len(self.hs):], r, x[:self.nc])
+
+    def _cut(self, duals: np.ndarray, r: np.ndarray, y: np.ndarray
+             ) -> tuple[float, np.ndarray, np.ndarray]:
+        """The cut of the bank strategy the cut rows' duals describe, exactly.
+
+        The duals weigh each slot's cuts (a mixture of the children's bank
+        strategies, renormalised to weigh 1 per slot against HiGHS's
+        tolerances); against it the player's best value with card ``h`` is
+        the best column of ``h``: bust plus the weighted children. So the
+        cut is an upper bound on ``W_x`` to rounding, whatever the LP's
+        tolerance, and the value at ``r`` is that cut's.
+        """
+        weight = np.maximum(duals, 0.0)
+        slot = np.array(self.row_slot, dtype=np.int64)
+        per_slot = np.bincount(slot, weights=weight, minlength=self.ns)
+        if (per_slot <= 0.0).any():
+            raise SolverError("a split LP left a child without a bank strategy")
+        weight = weight / per_slot[slot]
+        column = self.bust + weight @ np.array(self.row_gain)
+        u = np.full(len(self.hs), -np.inf)
+        np.maximum.at(u, self.owner, column)
+        return float(u @ r), y, u
 
 
 def _highs() -> Any:
