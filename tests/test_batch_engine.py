@@ -211,6 +211,9 @@ def test_unsupported_rules_are_refused_by_name():
                    "split_rule='abrirse'", "change_four='optional'"):
         assert switch in message
     assert "supported: 'none', 'two_figures_once', 'two_figures_unlimited'" in message
+    assert message.endswith("are not played by the compiled batch engine; the scalar engine "
+                            "plays them (--engine scalar or auto, run.vec_env='views' or 'auto', "
+                            "or envs.batch.ScalarTables)")
     for preset in SUPPORTED_PRESETS:
         check_supported(PRESETS[preset])
     with pytest.raises(UnsupportedRules, match=r"fusilar=True \(supported: False\)"):

@@ -64,8 +64,9 @@ def check_supported(rules: Rules) -> None:
            f"{', '.join(repr(v) for v in values)})"
            for name, values in SUPPORTED.items() if getattr(rules, name) not in values]
     if bad:
-        raise UnsupportedRules("the compiled batch engine does not play " + "; ".join(bad)
-                               + "; use the reference (envs.batch.ScalarTables) for these rules")
+        raise UnsupportedRules("; ".join(bad) + " are not played by the compiled batch engine; "
+                               "the scalar engine plays them (--engine scalar or auto, "
+                               "run.vec_env='views' or 'auto', or envs.batch.ScalarTables)")
 
 
 def _hand_slots(rules: Rules) -> int:
@@ -134,6 +135,8 @@ class BatchEngine:
         self.row_capacity = 24 + 12 * s
         self.row_buffer = np.zeros((b, self.row_capacity, ROW), dtype=np.int64)
         self._mask = np.zeros((b, self.layout.size), dtype=np.int8)
+        self._where = np.empty(b, dtype=np.int64)
+        """Per table, for one kernel call: its row of the call's arguments, or -1 (left alone)."""
         # The protocol's arrays (envs.batch.api): views of the state, or refreshed by the kernels.
         self.actor = self._T[:, kt.T_ACTOR]
         self.phase = self._T[:, kt.T_PHASE]
@@ -194,8 +197,12 @@ class BatchEngine:
                 raise ValueError(f"chips must be {n} rows of {s} non-negative integers; got "
                                  f"{chips!r}")
             stacks = stacks.astype(np.int64)
+        where = self._where  # table -> its position in idx, -1 for the tables left alone
+        where.fill(-1)
+        where[idx] = np.arange(n)
         kernel: Any = reset_tables  # a numba dispatcher: its arguments are the kernel's
-        bad = kernel(*self._arrays(), idx, seed_array, bank_array, stacks, *self._observing)
+        bad = kernel(*self._arrays(), idx, where, seed_array, bank_array, stacks,
+                     *self._observing)
         self._after(bad, idx, reset=True)
 
     def step(self, actions: np.ndarray, tables: np.ndarray | None = None) -> None:
@@ -224,8 +231,11 @@ class BatchEngine:
             what = f" ({names[a]})" if 0 <= a < len(names) else ""
             raise IllegalActionError(f"table {t}: action {a}{what} is not legal; legal: "
                                      f"{', '.join(legal) if legal else 'none (the episode is over)'}")
+        act = self._where  # table -> its action, -1 for the tables left alone
+        act.fill(-1)
+        act[idx] = acts
         kernel: Any = step_tables
-        overflow = kernel(*self._arrays(), idx, acts, *self._observing)
+        overflow = kernel(*self._arrays(), idx, act, *self._observing)
         self._after(overflow, idx, reset=False)
 
     def _after(self, overflow: int, idx: np.ndarray, reset: bool) -> None:

@@ -16,13 +16,14 @@ Without it the observer's arrays are a stand-in the kernel never touches.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit, prange
 
 from envs.batch import kernels_rulebook as rb
 from envs.batch.kernels_table import (E_CHIPS, E_NET, E_ORDER, E_REFUSED, T_ACTOR, T_JACKPOT,
                                       T_ORDER_LEN, T_OVERFLOW, T_PHASE, T_PILE, T_PLAYED,
                                       T_REWARDED, T_ROWS, fill_mask, reset_table, step_table)
-from envs.batch.obs_kernels import _apply_rows, _read_state
+from envs.batch.obs_kernels import _read_state, read_rows
 from envs.phases import OVER
 
 __all__ = ["reset_tables", "check_actions", "step_tables"]
@@ -44,63 +45,61 @@ def _publish(r, t, T, SE, OVER_, REFUSED, REW, IN_HAND):  # type: ignore[no-unty
 
 
 @njit(cache=True)
-def _observe_rows(t, T, ROWS, pub, own, tab, views, nhands, current, status, side, hand_bank,  # type: ignore[no-untyped-def]
-                  bank, seen, stale, dirty, error, ints, floats, half, wild_sums, wipe_dealt,
-                  wipe_empty, wiped):
-    """The observer reads table ``t``'s new rows (``obs_kernels.update``'s per-table work).
-
-    A call, not inlined: the row reader is compiled once for both kernels, where
-    inlining it into each doubled their cold compile for a few percent of a step."""
-    count = T[t, T_ROWS]
-    if count:
-        _apply_rows(t, ROWS, count, pub, own, tab, views, nhands, current, status, side,
-                    hand_bank, bank, seen, stale, dirty, error, ints, floats, half, wild_sums,
-                    wipe_dealt, wipe_empty, wiped)
-
-
-@njit(cache=True, inline="always")
-def _observe_state(T, SE, REFUSED, pub, tab, ints, floats):  # type: ignore[no-untyped-def]
-    """The observer reads every table's arrays (``obs_kernels.update``'s ``_read_state``),
-    the columns taken once for the whole loop."""
-    phase, actor, jackpot = T[:, T_PHASE], T[:, T_ACTOR], T[:, T_JACKPOT]
-    pile_left, played, chips = T[:, T_PILE], T[:, T_PLAYED], SE[:, :, E_CHIPS]
-    for t in prange(T.shape[0]):
-        _read_state(t, phase, actor, chips, REFUSED, jackpot, pile_left, played, pub, tab,
-                    ints, floats)
+def _moved(r, lad, t, T, SE, HF, CD, ROWS, MASK, OVER_, REFUSED, REW, IN_HAND, observing, pub,  # type: ignore[no-untyped-def]
+           own, tab, views, nhands, current, status, side, hand_bank, bank, seen, stale, dirty,
+           error, ints, floats, half, wild_sums, wipe_dealt, wipe_empty, wiped):
+    """What follows a table's reset or step: its mask, its derived arrays and, ``observing``,
+    the observer's reading of its new rows. One function both kernels call (compiled once)."""
+    fill_mask(r, lad, T[t], SE[t], HF[t], CD[t], MASK[t])
+    _publish(r, t, T, SE, OVER_, REFUSED, REW, IN_HAND)
+    if observing and T[t, T_ROWS]:
+        read_rows(np.int64(t), ROWS, T[t, T_ROWS], pub, own, tab, views, nhands, current,
+                  status, side, hand_bank, bank, seen, stale, dirty, error, ints, floats, half,
+                  wild_sums, wipe_dealt, wipe_empty, wiped)
 
 
-@njit(cache=True, parallel=True)
-def reset_tables(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFUSED, REW,  # type: ignore[no-untyped-def]
-                 IN_HAND, idx, seeds, banks, chips, observing, pub, own, tab, views, nhands,
-                 current, status, side, hand_bank, bank, seen, stale, dirty, error, ints, floats,
-                 half, wild_sums, wipe_dealt, wipe_empty, wiped):
-    """``Engine.reset(seed=seeds[i], bank=banks[i] (-1: none), chips=chips[i])`` at table ``idx[i]``.
-
-    Every table's row count is zeroed first: afterwards only the reset tables have new rows.
-    ``observing``: the observer reads them (see the module docstring). Returns the first
-    table whose rows overflowed the buffer, or -1.
-    """
-    for t in prange(T.shape[0]):
-        T[t, T_ROWS] = 0
-    for i in prange(idx.shape[0]):
-        t = idx[i]
-        for s in range(SE.shape[1]):
-            SE[t, s, E_CHIPS] = chips[i, s]
-        reset_table(r, lad, T[t], SE[t], HF[t], CD[t], PILE[t], DISC[t], RNG[t], ROWS[t],
-                    seeds[i], banks[i])
-        fill_mask(r, lad, T[t], SE[t], HF[t], CD[t], MASK[t])
-        _publish(r, t, T, SE, OVER_, REFUSED, REW, IN_HAND)
-        REW[t, :] = 0.0
-        if observing:
-            _observe_rows(t, T, ROWS, pub, own, tab, views, nhands, current, status, side,
-                          hand_bank, bank, seen, stale, dirty, error, ints, floats, half,
-                          wild_sums, wipe_dealt, wipe_empty, wiped)
-    if observing:
-        _observe_state(T, SE, REFUSED, pub, tab, ints, floats)
+@njit(cache=True)
+def _first_overflow(T, idx):  # type: ignore[no-untyped-def]
+    """The first of the tables ``idx`` whose rows overflowed the buffer in this call, or -1."""
     for i in range(idx.shape[0]):
         if T[idx[i], T_OVERFLOW]:
             return idx[i]
     return -1
+
+
+@njit(cache=True, parallel=True)
+def reset_tables(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFUSED, REW,  # type: ignore[no-untyped-def]
+                 IN_HAND, idx, where, seeds, banks, chips, observing, pub, own, tab, views,
+                 nhands, current, status, side, hand_bank, bank, seen, stale, dirty, error, ints,
+                 floats, half, wild_sums, wipe_dealt, wipe_empty, wiped):
+    """``Engine.reset(seed=seeds[i], bank=banks[i] (-1: none), chips=chips[i])`` at table ``idx[i]``
+    (``where[t]`` is ``i`` at table ``idx[i]``, -1 elsewhere).
+
+    One pass over every table: its row count is zeroed (afterwards only the reset
+    tables have new rows), a reset table is dealt, and ``observing``, the observer
+    reads its rows and then every table's arrays (see the module docstring).
+    Returns the first table whose rows overflowed the buffer, or -1.
+    """
+    phase, actor, jackpot = T[:, T_PHASE], T[:, T_ACTOR], T[:, T_JACKPOT]
+    pile_left, played, stacks = T[:, T_PILE], T[:, T_PLAYED], SE[:, :, E_CHIPS]
+    for t in prange(T.shape[0]):
+        T[t, T_ROWS] = 0
+        i = where[t]
+        if i >= 0:
+            for s in range(SE.shape[1]):
+                SE[t, s, E_CHIPS] = chips[i, s]
+            reset_table(r, lad, T[t], SE[t], HF[t], CD[t], PILE[t], DISC[t], RNG[t], ROWS[t],
+                        seeds[i], banks[i])
+            _moved(r, lad, t, T, SE, HF, CD, ROWS, MASK, OVER_, REFUSED, REW, IN_HAND,
+                   observing, pub, own, tab, views, nhands, current, status, side, hand_bank,
+                   bank, seen, stale, dirty, error, ints, floats, half, wild_sums, wipe_dealt,
+                   wipe_empty, wiped)
+            for s in range(REW.shape[1]):
+                REW[t, s] = 0.0
+        if observing:
+            _read_state(t, phase, actor, stacks, REFUSED, jackpot, pile_left, played, pub, tab,
+                        ints, floats)
+    return _first_overflow(T, idx)
 
 
 @njit(cache=True)
@@ -116,31 +115,31 @@ def check_actions(MASK, idx, actions):  # type: ignore[no-untyped-def]
 
 @njit(cache=True, parallel=True)
 def step_tables(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFUSED, REW,  # type: ignore[no-untyped-def]
-                IN_HAND, idx, actions, observing, pub, own, tab, views, nhands, current, status,
+                IN_HAND, idx, act, observing, pub, own, tab, views, nhands, current, status,
                 side, hand_bank, bank, seen, stale, dirty, error, ints, floats, half, wild_sums,
                 wipe_dealt, wipe_empty, wiped):
-    """The actor of table ``idx[i]`` takes ``actions[i]`` (checked legal by :func:`check_actions`).
+    """The actor of table ``t`` takes ``act[t]`` (-1: the table is left alone) at the tables
+    ``idx`` (the ones with an action, checked legal by :func:`check_actions`).
 
-    Every table's rewards and row count are zeroed first; ``observing`` as
-    :func:`reset_tables`'. Returns the first table whose rows overflowed the buffer, or -1.
+    One pass over every table: its rewards and row count are zeroed, it moves if it
+    has an action, and ``observing`` as :func:`reset_tables`'. Returns the first table
+    whose rows overflowed the buffer, or -1.
     """
+    phase, actor, jackpot = T[:, T_PHASE], T[:, T_ACTOR], T[:, T_JACKPOT]
+    pile_left, played, stacks = T[:, T_PILE], T[:, T_PLAYED], SE[:, :, E_CHIPS]
     for t in prange(T.shape[0]):
         T[t, T_ROWS] = 0
         T[t, T_REWARDED] = 0
-        REW[t, :] = 0.0
-    for i in prange(idx.shape[0]):
-        t = idx[i]
-        step_table(r, lad, T[t], SE[t], HF[t], CD[t], PILE[t], DISC[t], RNG[t], ROWS[t],
-                   actions[i])
-        fill_mask(r, lad, T[t], SE[t], HF[t], CD[t], MASK[t])
-        _publish(r, t, T, SE, OVER_, REFUSED, REW, IN_HAND)
+        for s in range(REW.shape[1]):
+            REW[t, s] = 0.0
+        a = act[t]
+        if a >= 0:
+            step_table(r, lad, T[t], SE[t], HF[t], CD[t], PILE[t], DISC[t], RNG[t], ROWS[t], a)
+            _moved(r, lad, t, T, SE, HF, CD, ROWS, MASK, OVER_, REFUSED, REW, IN_HAND,
+                   observing, pub, own, tab, views, nhands, current, status, side, hand_bank,
+                   bank, seen, stale, dirty, error, ints, floats, half, wild_sums, wipe_dealt,
+                   wipe_empty, wiped)
         if observing:
-            _observe_rows(t, T, ROWS, pub, own, tab, views, nhands, current, status, side,
-                          hand_bank, bank, seen, stale, dirty, error, ints, floats, half,
-                          wild_sums, wipe_dealt, wipe_empty, wiped)
-    if observing:
-        _observe_state(T, SE, REFUSED, pub, tab, ints, floats)
-    for i in range(idx.shape[0]):
-        if T[idx[i], T_OVERFLOW]:
-            return idx[i]
-    return -1
+            _read_state(t, phase, actor, stacks, REFUSED, jackpot, pile_left, played, pub, tab,
+                        ints, floats)
+    return _first_overflow(T, idx)

@@ -133,18 +133,27 @@ _SEVEN_RANK: Final = 6
 _NUM_RANKS: Final = 10
 _SUIT_ORDER = np.array((2, 3, 0, 1), dtype=np.int64)  # RULES.md §5: copas > oros > bastos > espadas
 
-_R_GIVEN: Final = ev.REASON_ID["given"]
-_R_RANDOM: Final = ev.REASON_ID["random"]
-_R_HIGH_CARD: Final = ev.REASON_ID["high_card"]
-_R_FIRST_BANK: Final = ev.REASON_ID["first bank"]
-_R_CANNOT_COVER: Final = ev.REASON_ID["cannot cover"]
-_R_MAX_BANK_HANDS: Final = ev.REASON_ID["max_bank_hands"]
-_R_PAIR: Final = ev.REASON_ID["pair_of_sevens"]
-_R_TRIPLE: Final = ev.REASON_ID["triple"]
-_R_NATURAL: Final = ev.REASON_ID["natural"]
-_R_SEVEN_AND_HALF: Final = ev.REASON_ID["seven_and_half"]
-_R_SECRET_THREE: Final = ev.REASON_ID["secret_three"]
-_R_CHANGE_FOUR: Final = ev.REASON_ID["change_four"]
+_R_GIVEN: Final = np.int64(ev.REASON_ID["given"])
+_R_RANDOM: Final = np.int64(ev.REASON_ID["random"])
+_R_HIGH_CARD: Final = np.int64(ev.REASON_ID["high_card"])
+_R_FIRST_BANK: Final = np.int64(ev.REASON_ID["first bank"])
+_R_CANNOT_COVER: Final = np.int64(ev.REASON_ID["cannot cover"])
+_R_MAX_BANK_HANDS: Final = np.int64(ev.REASON_ID["max_bank_hands"])
+_R_PAIR: Final = np.int64(ev.REASON_ID["pair_of_sevens"])
+_R_TRIPLE: Final = np.int64(ev.REASON_ID["triple"])
+_R_NATURAL: Final = np.int64(ev.REASON_ID["natural"])
+_R_SEVEN_AND_HALF: Final = np.int64(ev.REASON_ID["seven_and_half"])
+_R_SECRET_THREE: Final = np.int64(ev.REASON_ID["secret_three"])
+_R_CHANGE_FOUR: Final = np.int64(ev.REASON_ID["change_four"])
+_NO_SEAT: Final = np.int64(-1)
+_FIRST_TURN: Final = np.int64(0)
+_FACE_DOWN: Final = np.int64(0)
+_FACE_UP: Final = np.int64(1)
+_OWNER_SEES: Final = np.int64(0)
+_NOBODY_SEES: Final = np.int64(1)
+"""Arguments of the compiled helpers as int64 scalars, never bare literals: numba compiles a
+function again for each literal it is called with (``_give(..., 0, 1)`` beside ``_give(..., up,
+0)``), where one int64 signature serves every call (one cold compile, not one per call site)."""
 _S_PAIR: Final = ev.SPECIAL_ID["pair_of_sevens"]
 _S_TRIPLE: Final = ev.SPECIAL_ID["triple"]
 _S_MORT: Final = ev.SPECIAL_ID["mort"]
@@ -583,20 +592,20 @@ def _deal(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no-untyp
     for i in range(tt[T_ORDER_LEN]):
         s = se[i, E_ORDER]
         slot = s * slots
-        _give(r, tt, se, hf, cd, pile, disc, g, rows, slot, 0, 0)
+        _give(r, tt, se, hf, cd, pile, disc, g, rows, slot, _FACE_DOWN, _OWNER_SEES)
         if r[rb.R_CHANGE_FOUR] == rb.FOUR_FORCED:
             while cd[slot, 0, C_CODE] % _NUM_RANKS == _FOUR_RANK and _can_draw(r, tt):
                 _discard_initial(r, tt, hf, cd, disc, rows, slot, _R_CHANGE_FOUR)
-                _give(r, tt, se, hf, cd, pile, disc, g, rows, slot, 0, 0)
+                _give(r, tt, se, hf, cd, pile, disc, g, rows, slot, _FACE_DOWN, _OWNER_SEES)
         if r[rb.R_SECRET_THREE]:
             if cd[slot, 0, C_CODE] % _NUM_RANKS == _THREE_RANK and _can_draw(r, tt):
                 _discard_initial(r, tt, hf, cd, disc, rows, slot, _R_SECRET_THREE)
                 hf[slot, H_SPECIAL] = SECRET
-                _give(r, tt, se, hf, cd, pile, disc, g, rows, slot, 0, 1)
+                _give(r, tt, se, hf, cd, pile, disc, g, rows, slot, _FACE_DOWN, _NOBODY_SEES)
                 if _can_draw(r, tt):
-                    _give(r, tt, se, hf, cd, pile, disc, g, rows, slot, 0, 1)
-    _give(r, tt, se, hf, cd, pile, disc, g, rows, _bank_slot(r), 0, 0)
-    _begin_turn(r, lad, tt, se, hf, cd, pile, disc, g, rows, 0)
+                    _give(r, tt, se, hf, cd, pile, disc, g, rows, slot, _FACE_DOWN, _NOBODY_SEES)
+    _give(r, tt, se, hf, cd, pile, disc, g, rows, _bank_slot(r), _FACE_DOWN, _OWNER_SEES)
+    _begin_turn(r, lad, tt, se, hf, cd, pile, disc, g, rows, _FIRST_TURN)
 
 
 @njit(cache=True)
@@ -797,11 +806,11 @@ def _begin_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignor
     count = _transfer_candidates(r, tt, se, hf, cd, candidates)
     tt[T_TRANSFER_KIND] = kind
     if count == 0:
-        _after_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows, -1)
+        _after_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows, _NO_SEAT)
     elif kind == rb.MANDATORY or kind == rb.NATURAL_ONLY:
         _after_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows, candidates[0])
     elif _last_hand(r, tt):
-        _after_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows, -1)
+        _after_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows, _NO_SEAT)
     else:
         if kind == rb.RIGHT:
             count = 1
@@ -822,7 +831,7 @@ def _ask_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[
         tt[T_PHASE] = TRANSFER
         tt[T_ACTOR] = seat
         return
-    _after_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows, -1)
+    _after_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows, _NO_SEAT)
 
 
 @njit(cache=True)
@@ -960,10 +969,10 @@ def _player_action(r, lad, tt, se, hf, cd, pile, disc, g, rows, action):  # type
         return
     if action == A.HIT:
         up = 1 if rb.hit_face_up(r[rb.R_HIDDEN_CARDS], hf[slot, H_HIDDEN]) else 0
-        _give(r, tt, se, hf, cd, pile, disc, g, rows, slot, up, 0)
+        _give(r, tt, se, hf, cd, pile, disc, g, rows, slot, up, _OWNER_SEES)
     elif action == A.REVEAL_HIT:
         _reveal(r, tt, hf, cd, rows, slot)
-        _give(r, tt, se, hf, cd, pile, disc, g, rows, slot, 0, 0)
+        _give(r, tt, se, hf, cd, pile, disc, g, rows, slot, _FACE_DOWN, _OWNER_SEES)
     elif action == A.DOUBLE:  # RULES.md §6 double: one more card, then stand
         bet = hf[slot, H_BET]
         se[seat, E_CHIPS] -= bet
@@ -971,7 +980,7 @@ def _player_action(r, lad, tt, se, hf, cd, pile, disc, g, rows, action):  # type
         hf[slot, H_DOUBLED] = 1
         _row(tt, rows, ev.K_DOUBLE, seat, 2 * bet, index, 0, 0, 0)
         up = 1 if rb.hit_face_up(r[rb.R_HIDDEN_CARDS], hf[slot, H_HIDDEN]) else 0
-        _give(r, tt, se, hf, cd, pile, disc, g, rows, slot, up, 0)
+        _give(r, tt, se, hf, cd, pile, disc, g, rows, slot, up, _OWNER_SEES)
         if not _after_card(r, lad, tt, se, hf, cd, pile, disc, g, rows, slot):
             _set_status(r, tt, se, hf, rows, slot, STOOD)
             _next_hand(r, lad, tt, se, hf, cd, pile, disc, g, rows)
@@ -987,7 +996,7 @@ def _player_action(r, lad, tt, se, hf, cd, pile, disc, g, rows, action):  # type
         hf[slot, H_SPECIAL] = MORT
         _reveal(r, tt, hf, cd, rows, slot)
         _row(tt, rows, ev.K_SPECIAL, seat, _S_MORT, index, 0, 0, 0)
-        _give(r, tt, se, hf, cd, pile, disc, g, rows, slot, 0, 1)
+        _give(r, tt, se, hf, cd, pile, disc, g, rows, slot, _FACE_DOWN, _NOBODY_SEES)
         _set_status(r, tt, se, hf, rows, slot, STOOD)
         _next_hand(r, lad, tt, se, hf, cd, pile, disc, g, rows)
         return
@@ -1009,7 +1018,7 @@ def _bank_action(r, lad, tt, se, hf, cd, pile, disc, g, rows, action):  # type: 
         _set_status(r, tt, se, hf, rows, b, STOOD)
         _settle(r, lad, tt, se, hf, cd, pile, disc, g, rows)
         return
-    _give(r, tt, se, hf, cd, pile, disc, g, rows, b, 1, 0)
+    _give(r, tt, se, hf, cd, pile, disc, g, rows, b, _FACE_UP, _OWNER_SEES)
     total = hf[b, H_TOTAL]
     if r[rb.R_PAIR_OF_SEVENS] and hf[b, H_CARDS] == 2 \
             and cd[b, 0, C_CODE] % _NUM_RANKS == _SEVEN_RANK \

@@ -397,6 +397,20 @@ def _apply_rows(t, rows, count, pub, own, tab, views, nhands, current, status, s
         stale[t] = False
 
 
+@njit(cache=True)
+def read_rows(t, rows, count, pub, own, tab, views, nhands, current, status, side, hand_bank,  # type: ignore[no-untyped-def]
+              bank, seen, stale, dirty, error, ints, floats, half, wild_sums, wipe_dealt,
+              wipe_empty, wiped):
+    """Table ``t``'s ``count`` new rows (:func:`_apply_rows`), ``t`` an int64.
+
+    A call, not inlined: the row reader is the observer's largest function, and
+    this one compiled copy serves every caller (:func:`update` and the batch
+    engine's kernels, :mod:`envs.batch.kernels`)."""
+    _apply_rows(t, rows, count, pub, own, tab, views, nhands, current, status, side, hand_bank,
+                bank, seen, stale, dirty, error, ints, floats, half, wild_sums, wipe_dealt,
+                wipe_empty, wiped)
+
+
 @njit(cache=True, inline="always")
 def _read_state(t, phase, actor, chips, refused, jackpot, pile_left, hands_played, pub, tab,
                 ints, floats):
@@ -422,9 +436,9 @@ def update(rows, counts, phase, actor, chips, refused, jackpot, pile_left, hands
     """Every table reads its ``counts[t]`` new rows, then the engine's arrays."""
     for t in prange(rows.shape[0]):
         if counts[t]:
-            _apply_rows(t, rows, counts[t], pub, own, tab, views, nhands, current, status,
-                        side, hand_bank, bank, seen, stale, dirty, error, ints, floats, half,
-                        wild_sums, wipe_dealt, wipe_empty, wiped)
+            read_rows(np.int64(t), rows, counts[t], pub, own, tab, views, nhands, current,
+                      status, side, hand_bank, bank, seen, stale, dirty, error, ints, floats,
+                      half, wild_sums, wipe_dealt, wipe_empty, wiped)
         _read_state(t, phase, actor, chips, refused, jackpot, pile_left, hands_played, pub,
                     tab, ints, floats)
 
