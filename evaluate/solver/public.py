@@ -38,9 +38,12 @@ Nested cutting planes
 ---------------------
 Each ``W_x`` is approximated from above by finitely many *cuts*
 ``W_x(r) ≤ u_j · r``: at a stand, the payoffs of one pure bank strategy
-at that view; elsewhere, the duals of the split LP of ``x`` (its children
-replaced by their own cuts), which are a bank strategy below ``x`` and
-bound ``W_x`` at every range (LP duality). Then
+at that view; elsewhere, from the split LP of ``x`` with its children
+replaced by their own cuts: the duals of its cut rows weigh each child's
+cuts (a mixture of the children's bank strategies), and ``u[h]`` is the
+player's best value with card ``h`` against that mixture. It bounds
+``W_x`` at every range, exactly (recomputed from the weights, not read
+off the LP's tolerances). Then
 
 * *forward pass*: from the deal, each history splits its range by the LP of
   its state; histories with proportional ranges (the same posterior of the

@@ -54,6 +54,10 @@ histories are all remembered; in practice after a few rounds, once the
 gap is below :data:`GAP` per hand. The strategies returned are those of
 the last ``G_M``, certified in the perfect-recall game by the caller
 (:func:`evaluate.solver.values.equilibrium`).
+
+With bets after the first card and raises (``spanish``) the rounds grow too
+large to close in minutes; :mod:`evaluate.solver.public` solves that hand by
+public state instead (``sette solve equilibrium --method public``).
 """
 
 from __future__ import annotations

@@ -14,7 +14,9 @@ exchangeability and why states are multisets of cards).
   (:mod:`evaluate.solver.lp`: the sequence-form LP, decomposed by the
   bank's views and solved with HiGHS by generating the bank's rows; with
   perfect recall on partial-recall games refined by
-  :mod:`evaluate.solver.recall`).
+  :mod:`evaluate.solver.recall`); :mod:`evaluate.solver.public` gives the
+  perfect-recall value and its certificate by public state, where the
+  refinement does not close (bets after the first card with raises).
 
 Every function takes ``recall``: ``"perfect"`` (the default; RULES.md
 §8.10: both seats remember the hand's public history, so a best-responding
