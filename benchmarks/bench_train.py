@@ -1,7 +1,7 @@
 """Speed of training: the batch VecEnv against the scalar views, and MaskablePPO end to end.
 
     python benchmarks/bench_train.py [--tables 4096] [--seconds 5] [--ppo-steps 400000]
-                                     [--scalar-steps 40000]
+                                     [--scalar-steps 40000] [--before-steps 100000]
 
 Everything on ``catalan``, heads-up, the Player view against the ``reader``
 bank — the opponents of ``sette train``'s player stage — measured in one run:
@@ -15,11 +15,12 @@ bank — the opponents of ``sette train``'s player stage — measured in one run
 2. **MaskablePPO end to end** (``model.learn``: collecting rollouts and
    training; the periodic evaluation left out, and building the model printed
    apart: torch's optimizer imports ``torch._dynamo`` once a process, a few
-   seconds that a run pays once, not per stage): the former default (8 scalar
-   views, ``run.vec_env = "views"``, the player stage's PPO settings of then:
-   512-step rollouts, minibatches of 512, 5 epochs) for ``--scalar-steps``
-   steps, and ``sette train``'s defaults now (``train.config.TrainConfig()``:
-   the batch of tables) for ``--ppo-steps``; steps per second, the share of the
+   seconds that a run pays once, not per stage): two former defaults, 8 scalar
+   views (``run.vec_env = "views"``, 512-step rollouts, minibatches of 512, 5
+   epochs) for ``--scalar-steps`` steps and 256 tables of the batch (16 steps a
+   table per rollout, minibatches of 512, 5 epochs) for ``--before-steps``, and
+   ``sette train``'s defaults now (``train.config.TrainConfig()``: 4,096
+   tables, minibatches of 8,192) for ``--ppo-steps``; steps per second, the share of the
    wall time inside the environment (``train.ppo.EnvTimer``: stepping,
    resetting, masks) and the speed-up. The goals are at least 50,000 steps/s
    with the environment under 10% of the wall time.
@@ -71,13 +72,25 @@ def vec_env_rate(venv: Any, seconds: float) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def former_default() -> TrainConfig:
+def views_default() -> TrainConfig:
     """``sette train``'s config before the batch of tables: 8 views, the player's PPO then."""
     config = TrainConfig()
     config.run = dataclasses.replace(config.run, vec_env="views", n_envs=8)
-    config.ppo = dataclasses.replace(config.ppo, n_steps=256, batch_size=256, n_epochs=5)
+    config.ppo = dataclasses.replace(config.ppo, n_steps=256, batch_size=256, n_epochs=5,
+                                     learning_rate=3e-4)
     config.player = dataclasses.replace(
         config.player, ppo={"learning_rate": 1e-4, "n_steps": 512, "batch_size": 512})
+    return config
+
+
+def small_batch_default() -> TrainConfig:
+    """``sette train``'s config of the first batch of tables: 256 of them, the player's PPO then."""
+    config = TrainConfig()
+    config.run = dataclasses.replace(config.run, n_envs=256)
+    config.ppo = dataclasses.replace(config.ppo, n_steps=8, batch_size=256, n_epochs=5,
+                                     learning_rate=3e-4)
+    config.player = dataclasses.replace(
+        config.player, ppo={"learning_rate": 1e-4, "n_steps": 16, "batch_size": 512})
     return config
 
 
@@ -116,7 +129,9 @@ def main() -> None:
     parser.add_argument("--ppo-steps", type=int, default=400_000,
                         help="MaskablePPO steps on the batch of tables")
     parser.add_argument("--scalar-steps", type=int, default=40_000,
-                        help="MaskablePPO steps on the scalar views (the former default)")
+                        help="MaskablePPO steps on the scalar views (a former default)")
+    parser.add_argument("--before-steps", type=int, default=100_000,
+                        help="MaskablePPO steps on 256 tables (the default before this one)")
     args = parser.parse_args()
 
     from envs.single_seat import PlayerEnv
@@ -132,15 +147,20 @@ def main() -> None:
     print(f"ratio: {batch_rate / views_rate:.1f}x")
 
     print(f"load average {os.getloadavg()[0]:.1f}")
-    before_rate, before_cpu, before_share, _, before = ppo_rate(former_default(),
-                                                                args.scalar_steps)
-    now_rate, now_cpu, now_share, built, now = ppo_rate(TrainConfig(), args.ppo_steps)
-    print(f"MaskablePPO, former default ({before}): {before_rate:,.0f} steps/s "
-          f"({before_cpu:,.0f} per CPU second), {before_share:.1%} in the environment")
-    print(f"MaskablePPO, sette train now ({now}): {now_rate:,.0f} steps/s "
-          f"({now_cpu:,.0f} per CPU second), {now_share:.1%} in the environment "
-          f"(goals: >= 50,000 steps/s, < 10%); building the model {built:.1f} s")
-    print(f"speed-up: {now_rate / before_rate:.1f}x ({now_cpu / before_cpu:.1f}x per CPU second)")
+    runs = [("8 scalar views", views_default(), args.scalar_steps),
+            ("256 tables", small_batch_default(), args.before_steps),
+            ("sette train now", TrainConfig(), args.ppo_steps)]
+    rates = []
+    for name, config, steps in runs:
+        rate, cpu, share, built, settings = ppo_rate(config, steps)
+        rates.append((rate, cpu))
+        print(f"MaskablePPO, {name} ({settings}): {rate:,.0f} steps/s "
+              f"({cpu:,.0f} per CPU second), {share:.1%} in the environment; "
+              f"building the model {built:.1f} s")
+    print("(goals: >= 50,000 steps/s, < 10% in the environment)")
+    (now, now_cpu) = rates[-1]
+    for (name, _, _), (rate, cpu) in zip(runs[:-1], rates[:-1]):
+        print(f"speed-up over {name}: {now / rate:.1f}x ({now_cpu / cpu:.1f}x per CPU second)")
     print(f"load average {os.getloadavg()[0]:.1f}")
 
 
