@@ -83,3 +83,8 @@ def test_the_cli_prints_the_value_and_its_certificate(capsys: pytest.CaptureFixt
     assert "certified: NashConv at most" in capsys.readouterr().out
     assert main(argv + ["--recall", "forgetful"]) == 2
     assert "drop --recall forgetful" in capsys.readouterr().err
+    default = [word for word in argv if word not in ("--method", "public")]
+    assert main(default + ["--json"]) == 0  # bets after the first card, raises: by public state
+    assert json.loads(capsys.readouterr().out)["method"] == "public"
+    assert main(default + ["--json", "--stakes", "fixed"]) == 0  # a fixed stake: refined
+    assert json.loads(capsys.readouterr().out)["method"] == "cuts"
