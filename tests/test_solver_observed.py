@@ -178,7 +178,8 @@ def test_an_observation_agent_is_still_asked_the_observation() -> None:
             return int(np.flatnonzero(action_mask)[0])
 
     policy = as_policy(Plain())
-    assert type(policy) is AgentPolicy and policy.forgets
+    assert type(policy) is ObservationPolicy and isinstance(policy, AgentPolicy)
+    assert policy.forgets
 
 
 def test_information_states_need_the_perfect_recall_game() -> None:

@@ -64,6 +64,14 @@ def _row(found: Any, label: str, role: str, against: str, target: float | None,
             "met": None if target is None else found.gap <= target, "cpu_s": seconds}
 
 
+def _said(row: dict[str, Any]) -> str:
+    """A row in words, for the log."""
+    head = f"{row['policy']} ({row['role']}) against {row['against']}"
+    if "skipped" in row:
+        return f"{head}: skipped: {row['skipped']}"
+    return f"{head}: EV {row['ev']:+.6f}, best response {row['best']:+.6f}, gap {row['gap']:.6f}"
+
+
 def _models(run_dir: Path, record: dict[str, Any], role: str) -> dict[str, Path]:
     """The run's learned models of ``role``: ``{name: model.zip}`` (``learned …`` names)."""
     return {f"learned {name}": run_dir / path for name, path in record.get("models", {}).items()
@@ -119,6 +127,7 @@ def exact_gaps(run_dir: Path, rules: str, record: dict[str, Any], selfplay_round
         for (name, _spec), row in zip(candidates, found):
             target = TARGETS[role] if name.startswith("learned") else None
             rows.append(_row(row, name, role, against, target, cpu))
+            log(f"  exact: {_said(rows[-1])}")
     selfplay: list[dict[str, Any]] = []
     for k, pair in round_pairs(run_dir, record, selfplay_rounds):
         if isinstance(pair, str):
@@ -137,6 +146,7 @@ def exact_gaps(run_dir: Path, rules: str, record: dict[str, Any], selfplay_round
             except ExactUnavailable as exc:
                 found, cpu = exc, 0.0
             gains[role] = _row(found, names[role], role, rival, None, cpu)
+            log(f"  exact: {_said(gains[role])}")
         entry: dict[str, Any] = {"round": k, "player": gains["player"], "bank": gains["bank"]}
         if all("gap" in g for g in gains.values()):
             entry["nashconv"] = gains["player"]["gap"] + gains["bank"]["gap"]
