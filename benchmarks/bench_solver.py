@@ -9,8 +9,9 @@ forgetful`` for the older forgetful-bank model). Each figure is the wall time of
 between calls), on the presets the solver supports (``catalan`` with its
 jackpot: ``--jackpot N`` chips in the pot before the hand, default 0),
 with free stakes by default (bets and raises are decisions, as in
-the game; ``spanish`` free is the slowest equilibrium and stops at the
-solver's default time limit uncertified), or ``--stakes fixed`` (smallest bet, no raises). The equilibrium
+the game; ``spanish`` free is solved as ``sette solve equilibrium`` solves it,
+by public state, :mod:`evaluate.solver.public`: its time is the passes until the
+exact bounds meet), or ``--stakes fixed`` (smallest bet, no raises). The equilibrium
 time includes its exploitability recheck. Prints the values too, so a run
 doubles as a table of results.
 
@@ -27,6 +28,8 @@ from typing import Any
 
 from envs.rules import Rules
 from evaluate.solver import best_response, equilibrium, evaluate
+from evaluate.solver.game import HeadsUpGame
+from evaluate.solver.public import perfect_recall_equilibrium
 
 TARGETS = {"ev": 1.0, "best response": 30.0, "equilibrium": 600.0}
 PRESETS = {
@@ -78,6 +81,17 @@ def main() -> None:
         worst["best response"] = max(worst["best response"], t)
         print(f"{'':<9} {'best response of the bank to threshold:5':<44} "
               f"{br.value:>+10.6f} {t:>9.3f}")
+        if (recall == "perfect" and args.stakes == "free" and rules.bet_raise
+                and rules.bet_timing == "on_turn" and pot is None):  # sette solve's default
+            sol, t = timed(lambda: perfect_recall_equilibrium(
+                HeadsUpGame(rules, stakes=args.stakes), time_limit=540.0))
+            worst["equilibrium"] = max(worst["equilibrium"], t if sol.certified else float("inf"))
+            what = "equilibrium value" if sol.certified else "NOT certified: between"
+            print(f"{'':<9} {f'{what} (bounds {sol.gap:.1e} apart)':<44} "
+                  f"{sol.lower:>+10.6f} {t:>9.3f}")
+            print(f"{'':<9}   public states: {len(sol.passes)} passes, the last over "
+                  f"{sol.passes[-1].groups} history groups")
+            continue
         eq, t = timed(lambda: equilibrium(rules, stakes=args.stakes, jackpot=pot,
                                           recall=recall, time_limit=540.0))
         worst["equilibrium"] = max(worst["equilibrium"], t if eq.certified else float("inf"))
