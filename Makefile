@@ -9,6 +9,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 EXTRAS ?= dev,bench,train,play
+TEST_WORKERS ?= auto
 
 .PHONY: setup run typecheck test test-rllib bench clean
 
@@ -32,9 +33,14 @@ TYPECHECKED := envs agents play evaluate train benchmarks
 typecheck: $(STAMP)
 	$(BIN)/python -m mypy $(TYPECHECKED)
 
-# The main suite, then the RLlib backend's tests in their own virtualenv (make test-rllib).
+# The main suite on TEST_WORKERS processes (pytest-xdist, default one per core; each test
+# file stays in one worker, so its fixtures are built once), after the batch engine's numba
+# kernels are compiled once into their disk cache (python -m envs.batch.warm) rather than by
+# every worker at once; then the RLlib backend's tests in their own virtualenv (make test-rllib).
+# TEST_WORKERS=0 runs the suite in one process.
 test: typecheck
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m envs.batch.warm
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile
 	$(MAKE) test-rllib
 
 # The RLlib backend's own virtualenv (ray[rllib] 2.60 pins gymnasium==1.2.2): the
