@@ -312,7 +312,7 @@ class TrainConfig:
     # The bank also learns on the information state: a bank that remembers the
     # order and timing of the player's play (RULES.md §8.10), reported beside it.
     bank: StageConfig = field(default_factory=lambda: StageConfig(
-        timesteps=1_000_000, opponents=["careful"], information_state_model=True))
+        timesteps=500_000, opponents=["careful"], information_state_model=True))
     selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig)
     evaluate: EvalConfig = field(default_factory=EvalConfig)
 
