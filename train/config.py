@@ -311,8 +311,13 @@ class TrainConfig:
         timesteps=2_000_000, opponents=["reader"]))
     # The bank also learns on the information state: a bank that remembers the
     # order and timing of the player's play (RULES.md §8.10), reported beside it.
+    # Its stage is short, so it takes short rollouts and smaller minibatches: what
+    # its exact gap follows is the number of policy updates, not of steps (a 1M-step
+    # bank on the [ppo] defaults, 30 updates, was further from the best response
+    # than a 150k-step one with 73; docs/RESULTS.md).
     bank: StageConfig = field(default_factory=lambda: StageConfig(
-        timesteps=500_000, opponents=["careful"], information_state_model=True))
+        timesteps=500_000, opponents=["careful"], information_state_model=True,
+        ppo={"n_steps": 2, "batch_size": 1024, "n_epochs": 5}))
     selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig)
     evaluate: EvalConfig = field(default_factory=EvalConfig)
 
