@@ -28,6 +28,7 @@ from typing import Any
 
 from envs.rules import Rules
 from evaluate.solver import best_response, equilibrium, evaluate
+from evaluate.solver.cli import by_public_state
 from evaluate.solver.game import HeadsUpGame
 from evaluate.solver.public import perfect_recall_equilibrium
 
@@ -81,8 +82,7 @@ def main() -> None:
         worst["best response"] = max(worst["best response"], t)
         print(f"{'':<9} {'best response of the bank to threshold:5':<44} "
               f"{br.value:>+10.6f} {t:>9.3f}")
-        if (recall == "perfect" and args.stakes == "free" and rules.bet_raise
-                and rules.bet_timing == "on_turn" and pot is None):  # sette solve's default
+        if by_public_state(rules, recall, args.stakes):  # as sette solve solves it
             sol, t = timed(lambda: perfect_recall_equilibrium(
                 HeadsUpGame(rules, stakes=args.stakes), time_limit=540.0))
             worst["equilibrium"] = max(worst["equilibrium"], t if sol.certified else float("inf"))

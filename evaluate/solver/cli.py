@@ -353,7 +353,8 @@ def _equilibrium(args: argparse.Namespace) -> int:
     if status is not None:
         status("building the game")
     if args.method is None:
-        args.method = "public" if _by_public_state(args, rules) else "cuts"
+        args.method = ("public" if by_public_state(rules, args.recall, args.stakes)
+                       else "cuts")
     if args.method == "public":
         return _public_equilibrium(args, rules, status)
     try:
@@ -403,10 +404,11 @@ def _equilibrium(args: argparse.Namespace) -> int:
     return _emit(args, payload, lines)
 
 
-def _by_public_state(args: argparse.Namespace, rules: Rules) -> bool:
-    """Whether the default method is ``public``: the perfect-recall hand whose refinement
-    does not close in minutes (a stake placed after the first card, raises; no jackpot)."""
-    return (args.recall == "perfect" and args.stakes == "free" and rules.bet_raise
+def by_public_state(rules: Rules, recall: str, stakes: str) -> bool:
+    """Whether the equilibrium is solved by public state (``--method public``'s default):
+    the perfect-recall hand whose refinement does not close in minutes (a stake placed
+    after the first card, raises; no jackpot)."""
+    return (recall == "perfect" and stakes == "free" and rules.bet_raise
             and rules.bet_timing == "on_turn" and not rules.jackpot_ante)
 
 
