@@ -53,6 +53,9 @@ SubprocVecEnv), one batch of tables on the compiled engine (train.batch_vec_env)
 the batch where the compiled engine plays the rules, else ``views``."""
 ACTIVATIONS = ("tanh", "relu")
 """``ppo.activation`` choices."""
+LR_SCHEDULES = ("constant", "linear")
+"""``ppo.lr_schedule`` choices: the learning rate held, or brought down linearly to 0 by the
+stage's last step."""
 
 
 class ConfigError(ValueError):
@@ -194,6 +197,8 @@ class PPOConfig:
     """
 
     learning_rate: float = _key(_number(0, 1, above=True), 3e-4)
+    # constant, or linear: from learning_rate at the stage's first step down to 0 at its last
+    lr_schedule: str = _key(_choice(LR_SCHEDULES), "constant")
     # steps per env (table) per rollout: a rollout is n_envs x n_steps steps
     n_steps: int = _key(_integer(2), 8)
     batch_size: int = _key(_integer(2), 8192)         # SB3 needs minibatches of 2 or more

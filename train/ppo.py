@@ -45,6 +45,7 @@ from gymnasium.spaces.utils import flatdim
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import (BaseCallback, CallbackList,
                                                 ProgressBarCallback)
+from stable_baselines3.common.utils import LinearSchedule
 from stable_baselines3.common.vec_env import (DummyVecEnv, SubprocVecEnv, VecEnv,
                                               VecEnvWrapper, VecMonitor)
 
@@ -252,8 +253,11 @@ def model_info(model: MaskablePPO, role: str, config: TrainConfig,
 def new_model(env: VecEnv, ppo: PPOConfig, stage_dir: Path, seed: int) -> MaskablePPO:
     """A fresh MaskablePPO with the stage's settings (``ppo``) on ``env``, its policy
     :class:`~train.masked_policy.MaskedMlpPolicy` (sb3-contrib's, with a cheaper mask)."""
+    learning_rate: float | LinearSchedule = ppo.learning_rate
+    if ppo.lr_schedule == "linear":  # SB3 calls it with the stage's remaining progress, 1 -> 0
+        learning_rate = LinearSchedule(ppo.learning_rate, 0.0, 1.0)
     return MaskablePPO(
-        MaskedMlpPolicy, env, learning_rate=ppo.learning_rate, n_steps=ppo.n_steps,
+        MaskedMlpPolicy, env, learning_rate=learning_rate, n_steps=ppo.n_steps,
         batch_size=ppo.batch_size, n_epochs=ppo.n_epochs, gamma=ppo.gamma,
         gae_lambda=ppo.gae_lambda, clip_range=ppo.clip_range, ent_coef=ppo.ent_coef,
         vf_coef=ppo.vf_coef, max_grad_norm=ppo.max_grad_norm,
