@@ -20,7 +20,8 @@ from envs.observation import ObservationReader
 from envs.rules import Rules
 from envs.single_seat import BankEnv, PlayerEnv, SeatEnv
 from train.batch_vec_env import BatchSeatVecEnv
-from train.vec_env import ViewVecEnv
+from train.ppo import BatchMaskablePPO
+from train.vec_env import EndedVecMonitor, ViewVecEnv
 
 ENGINE = "compiled"
 """The compiled engine (catalan and pagat are among the rules it plays)."""
@@ -221,3 +222,48 @@ def test_a_tiny_maskable_ppo_run_learns_on_it() -> None:
     again, _ = train(3)
     assert episodes > 30
     np.testing.assert_array_equal(weights, again)
+
+
+def test_the_ended_tables_monitor_records_what_vec_monitor_records() -> None:
+    """EndedVecMonitor visits only the ended tables: the same infos, episode returns and
+    lengths (types included) and counts as SB3's VecMonitor, step for step."""
+    def env(monitor: type) -> VecMonitor:
+        venv = monitor(BatchSeatVecEnv("player", "catalan", 3, 32, opponents="reader",
+                                       engine=ENGINE))
+        venv.seed(9)
+        venv.reset()
+        return venv
+
+    fast, slow = env(EndedVecMonitor), env(VecMonitor)
+    rng = np.random.default_rng(10)
+    for _ in range(60):
+        actions = _legal(slow.venv.action_masks(), rng)
+        got, want = fast.step(actions), slow.step(actions)
+        for a, b in zip(got[:3], want[:3]):
+            np.testing.assert_array_equal(a, b)
+        for g, w in zip(got[3], want[3]):
+            assert g.keys() == w.keys()
+            if "episode" in w:
+                for key in ("r", "l"):
+                    assert g["episode"][key] == w["episode"][key]
+                    assert type(g["episode"][key]) is type(w["episode"][key])
+    assert fast.episode_count == slow.episode_count > 60
+    np.testing.assert_array_equal(fast.episode_lengths, slow.episode_lengths)
+
+
+def test_batch_maskable_ppo_keeps_maskable_ppos_episode_buffer_and_weights() -> None:
+    """BatchMaskablePPO reads only the ended tables' infos: the same episode buffer and
+    the same weights as MaskablePPO for a seed."""
+    def train(algorithm: type) -> tuple[np.ndarray, list[float]]:
+        env = EndedVecMonitor(BatchSeatVecEnv("player", "catalan", 2, 64, opponents="reader",
+                                              engine=ENGINE))
+        model = algorithm("MlpPolicy", env, n_steps=16, batch_size=512, n_epochs=1, seed=4,
+                          device="cpu", policy_kwargs={"net_arch": [16]})
+        model.learn(total_timesteps=2048)
+        weights = next(model.policy.parameters()).detach().numpy().copy()
+        return weights, [(e["r"], e["l"]) for e in model.ep_info_buffer]
+
+    weights, episodes = train(BatchMaskablePPO)
+    want_weights, want_episodes = train(MaskablePPO)
+    np.testing.assert_array_equal(weights, want_weights)
+    assert episodes == want_episodes and len(episodes) == 100

@@ -183,9 +183,12 @@ class BatchSeatVecEnv(VecEnv):
             self._start(ended)
         obs = self._observe()
         self._refresh_masks()
+        # one fresh dict per table (SB3's contract: a VecMonitor adds to them), its mask a
+        # row of one copy; an ended table's holds the episode's last observation and mask
         infos: list[dict[str, Any]] = [{"action_mask": mask} for mask in self._masks.copy()]
-        for i, t in enumerate(ended.tolist()):
-            infos[t].update(terminal_observation=terminal[i], action_mask=terminal_masks[i])
+        if ended.size:
+            for t, last, mask in zip(ended.tolist(), terminal, terminal_masks):
+                infos[t] = {"action_mask": mask, "terminal_observation": last}
         for t in np.flatnonzero(illegal).tolist():
             infos[t]["illegal_action"] = int(acts[t])
         return obs, rewards.astype(np.float32), dones, infos

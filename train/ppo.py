@@ -17,8 +17,9 @@ where it stopped, flushes TensorBoard and lets the interrupt go on). The environ
 one batch of tables (:class:`~train.batch_vec_env.BatchSeatVecEnv` on the compiled engine,
 by default where it plays the rules) or scalar views, vectorised
 (:class:`~train.vec_env.ViewVecEnv`, or SB3's ``DummyVecEnv`` or
-``SubprocVecEnv``), wrapped in ``VecMonitor`` for episode
-rewards and in :class:`EnvTimer`, which measures the share of the wall time
+``SubprocVecEnv``), wrapped in a ``VecMonitor`` for episode rewards
+(:class:`~train.vec_env.EndedVecMonitor`, which visits only the tables whose
+episode ended) and in :class:`EnvTimer`, which measures the share of the wall time
 spent inside the environments (stepping, resetting, fetching masks).
 
 Every model and checkpoint saved here carries its plain JSON description
@@ -46,8 +47,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import (BaseCallback, CallbackList,
                                                 ProgressBarCallback)
 from stable_baselines3.common.utils import LinearSchedule
-from stable_baselines3.common.vec_env import (DummyVecEnv, SubprocVecEnv, VecEnv,
-                                              VecEnvWrapper, VecMonitor)
+from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv, VecEnvWrapper
 
 from agents.learned import (MODEL_FILE, LearnedAgent, ModelInfo, check_action_layout,
                             read_info, read_weights, refusal, trusted, write_info)
@@ -60,7 +60,7 @@ from evaluate.ev import compare
 from train.batch_vec_env import BatchSeatVecEnv
 from train.config import PPOConfig, TrainConfig
 from train.masked_policy import MaskedMlpPolicy
-from train.vec_env import ViewVecEnv
+from train.vec_env import EndedVecMonitor, ViewVecEnv
 
 VIEWS = {"player": PlayerEnv, "bank": BankEnv}
 VEC_ENV_CLASSES: dict[str, Callable[[list[Callable[[], Any]]], VecEnv]] = {
@@ -125,7 +125,7 @@ def make_vec_env(role: str, config: TrainConfig, opponents: Mapping[str, Any],
         venv = VEC_ENV_CLASSES[config.run.vec_env if config.run.vec_env != "auto"
                                else "views"](fns)
     venv.seed(seed)
-    return EnvTimer(VecMonitor(venv))
+    return EnvTimer(EndedVecMonitor(venv))
 
 
 def uses_batch(vec_env: str, rules: Rules) -> bool:
@@ -250,13 +250,35 @@ def model_info(model: MaskablePPO, role: str, config: TrainConfig,
                      observation_type=observation_type)
 
 
+class BatchMaskablePPO(MaskablePPO):
+    """sb3-contrib's ``MaskablePPO`` whose episode statistics look only at the environments
+    whose episode ended.
+
+    ``MaskablePPO`` reads ``info["episode"]`` and ``info["is_success"]`` of every
+    environment at every step (``_update_info_buffer``); a ``VecMonitor`` writes the
+    record only when an episode ends, and SB3 counts a success only then, so reading the
+    ended environments' infos gives the same buffers, in the same order, without a
+    Python loop over thousands of tables. The algorithm is MaskablePPO's: a model saved
+    by either class loads into the other.
+    """
+
+    def _update_info_buffer(self, infos: list[dict[str, Any]],
+                            dones: np.ndarray | None = None) -> None:
+        if dones is None:
+            super()._update_info_buffer(infos, dones)
+            return
+        ended = np.flatnonzero(dones).tolist()
+        super()._update_info_buffer([infos[i] for i in ended], np.ones(len(ended), dtype=bool))
+
+
 def new_model(env: VecEnv, ppo: PPOConfig, stage_dir: Path, seed: int) -> MaskablePPO:
-    """A fresh MaskablePPO with the stage's settings (``ppo``) on ``env``, its policy
-    :class:`~train.masked_policy.MaskedMlpPolicy` (sb3-contrib's, with a cheaper mask)."""
+    """A fresh MaskablePPO (:class:`BatchMaskablePPO`) with the stage's settings (``ppo``) on
+    ``env``, its policy :class:`~train.masked_policy.MaskedMlpPolicy` (sb3-contrib's, with a
+    cheaper mask)."""
     learning_rate: float | LinearSchedule = ppo.learning_rate
     if ppo.lr_schedule == "linear":  # SB3 calls it with the stage's remaining progress, 1 -> 0
         learning_rate = LinearSchedule(ppo.learning_rate, 0.0, 1.0)
-    return MaskablePPO(
+    return BatchMaskablePPO(
         MaskedMlpPolicy, env, learning_rate=learning_rate, n_steps=ppo.n_steps,
         batch_size=ppo.batch_size, n_epochs=ppo.n_epochs, gamma=ppo.gamma,
         gae_lambda=ppo.gae_lambda, clip_range=ppo.clip_range, ent_coef=ppo.ent_coef,

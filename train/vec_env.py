@@ -14,16 +14,23 @@ calls ``env_method("action_masks")`` at every step).
 
 It is the default of ``sette train`` (``run.vec_env = "views"``); ``"dummy"``
 and ``"subproc"`` select SB3's own.
+
+:class:`EndedVecMonitor` is SB3's ``VecMonitor`` with its loop over every
+environment at every step replaced by one over the environments whose
+episode ended: the same episode records (``info["episode"]``, the results
+file), counted the same way, for a batch of thousands of tables.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
 import gymnasium as gym
 from gymnasium import spaces
-from stable_baselines3.common.vec_env import DummyVecEnv
+import numpy as np
+from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvStepReturn
 
 
@@ -68,3 +75,38 @@ class ViewVecEnv(DummyVecEnv):
             methods = self._bound[method_name] = [env.get_wrapper_attr(method_name)
                                                   for env in self.envs]
         return [method(*method_args, **method_kwargs) for method in methods]
+
+
+class EndedVecMonitor(VecMonitor):
+    """``VecMonitor`` (episode return, length and time in ``info["episode"]`` when an
+    episode ends) that visits only the environments whose episode ended this step.
+
+    The records are ``VecMonitor``'s: the return as the running ``float32`` sum, the
+    length as ``int32``, the seconds since the start rounded to microseconds (read once
+    a step, not once per ended episode), the ``info_keywords`` copied; each ended
+    environment's info is copied before the record is added, as ``VecMonitor`` does.
+    """
+
+    def step_wait(self) -> VecEnvStepReturn:
+        obs, rewards, dones, infos = self.venv.step_wait()
+        self.episode_returns += rewards
+        self.episode_lengths += 1
+        ended = np.flatnonzero(dones)
+        if not ended.size:
+            return obs, rewards, dones, infos
+        infos = list(infos)
+        seconds = round(time.time() - self.t_start, 6)
+        for i, episode_return, episode_length in zip(ended.tolist(), self.episode_returns[ended],
+                                                      self.episode_lengths[ended]):
+            info = infos[i].copy()
+            episode = {"r": episode_return, "l": episode_length, "t": seconds}
+            for key in self.info_keywords:
+                episode[key] = info[key]
+            info["episode"] = episode
+            infos[i] = info
+            if self.results_writer:
+                self.results_writer.write_row(episode)
+        self.episode_count += ended.size
+        self.episode_returns[ended] = 0
+        self.episode_lengths[ended] = 0
+        return obs, rewards, dones, infos
