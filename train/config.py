@@ -194,9 +194,14 @@ class PPOConfig:
     overhead shrinks with larger ones; fewer, larger minibatches at a higher
     rate than the usual ``3e-4``-at-64 trade gradient steps for steps
     (docs/PERFORMANCE.md, training, has the figures).
+
+    No entropy bonus by default: a best response is a pure strategy, and the
+    bonus kept the player mixed where its choices differ by little, which the
+    exact gap counts (docs/RESULTS.md, "Learned play", has the runs: the bonus
+    and a falling rate each left the player further from the best response).
     """
 
-    learning_rate: float = _key(_number(0, 1, above=True), 3e-4)
+    learning_rate: float = _key(_number(0, 1, above=True), 6e-4)
     # constant, or linear: from learning_rate at the stage's first step down to 0 at its last
     lr_schedule: str = _key(_choice(LR_SCHEDULES), "constant")
     # steps per env (table) per rollout: a rollout is n_envs x n_steps steps
@@ -207,7 +212,7 @@ class PPOConfig:
     gamma: float = _key(_number(0, 1), 1.0)
     gae_lambda: float = _key(_number(0, 1), 0.95)
     clip_range: float = _key(_number(0, 1, above=True), 0.2)
-    ent_coef: float = _key(_number(0), 0.01)
+    ent_coef: float = _key(_number(0), 0.0)
     vf_coef: float = _key(_number(0, above=True), 0.5)
     max_grad_norm: float = _key(_number(0, above=True), 0.5)
     net_arch: list = _key(_layers, factory=lambda: [64, 64])
