@@ -46,7 +46,7 @@ import torch
 
 from train.batch_vec_env import BatchSeatVecEnv
 from train.config import TrainConfig
-from train.ppo import make_vec_env, new_model
+from train.ppo import frozen_heap, make_vec_env, new_model
 from train.vec_env import ViewVecEnv
 
 OPPONENTS = {"bank": "reader", "players": "careful"}
@@ -111,7 +111,8 @@ def ppo_rate(config: TrainConfig, steps: int) -> tuple[float, float, float, floa
         model.tensorboard_log = None
         built = time.perf_counter() - built
         start, cpu = time.perf_counter(), time.process_time()
-        model.learn(steps)
+        with frozen_heap():  # as train.ppo.train_stage trains
+            model.learn(steps)
         wall, cpu = time.perf_counter() - start, time.process_time() - cpu
     settings = (f"{config.run.vec_env}, {config.run.n_envs} envs, n_steps {p.n_steps}, "
                 f"batch {p.batch_size}, {p.n_epochs} epochs, torch threads "
