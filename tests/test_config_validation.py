@@ -25,6 +25,8 @@ BAD: dict[str, tuple[str, str]] = {
     "table.num_seats": ("1", "table.num_seats=1 is out of range; allowed: 2.."),
     "table.table_hands": ("0", "table.table_hands=0 is out of range; allowed: >= 1"),
     "ppo.learning_rate": ("-1", "ppo.learning_rate=-1 is out of range; allowed: > 0 and <= 1"),
+    "ppo.lr_schedule": ("'cosine'", "ppo.lr_schedule='cosine' is not allowed; choose one of "
+                                    "'constant', 'linear'"),
     "ppo.n_steps": ("1", "ppo.n_steps=1 is out of range; allowed: >= 2"),
     "ppo.batch_size": ("1", "ppo.batch_size=1 is out of range; allowed: >= 2"),
     "ppo.n_epochs": ("0", "ppo.n_epochs=0 is out of range; allowed: >= 1"),

@@ -200,6 +200,29 @@ def test_the_player_stage_trains_with_its_own_learning_rate(
     assert "learning_rate = 0.00123" in (run / "config.toml").read_text()
 
 
+def test_a_linear_learning_rate_falls_over_the_stage(
+        tmp_path: Path, tiny_run_config: Callable) -> None:
+    """``ppo.lr_schedule = "linear"``: the stage's rate at its start, half of it halfway and
+    0 by its end (the saved optimizer holds the rate of the last update, which SB3 makes
+    after the last rollout, with no progress left)."""
+    runs = {}
+    for schedule in ("constant", "linear"):
+        runs[schedule] = tmp_path / schedule
+        assert main(["train", "player", "--config", str(tiny_run_config(tmp_path, 256)),
+                     "--run-dir", str(runs[schedule]), "--set", "ppo.learning_rate=0.001",
+                     "--set", f"ppo.lr_schedule={schedule}"]) == 0
+    from sb3_contrib import MaskablePPO
+    last = {}
+    for schedule, run in runs.items():
+        model = MaskablePPO.load(run / "player" / "model.zip", device="cpu")
+        assert model.lr_schedule(1.0) == pytest.approx(0.001)
+        assert model.lr_schedule(0.5) == pytest.approx(0.001 if schedule == "constant"
+                                                       else 0.0005)
+        last[schedule] = model.policy.optimizer.param_groups[0]["lr"]
+    assert last["constant"] == pytest.approx(0.001)
+    assert last["linear"] == 0.0
+
+
 def test_subprocess_vectorisation_trains(tmp_path: Path, tiny_run_config: Callable) -> None:
     run = tmp_path / "run"
     assert main(["train", "player", "--config", str(tiny_run_config(tmp_path, 256)),
