@@ -33,7 +33,7 @@ SOURCES: Final[dict[str, tuple[Path, ...]]] = {
     "kernels_rulebook": _RULEBOOK,
     "kernels_table": _TABLE,
     "kernels": (_HERE / "kernels.py", *_TABLE, _HERE / "obs_kernels.py",
-                _ENVS / "observation.py"),
+                _ENVS / "observation.py", _HERE / "prefetch.py"),
     "kernels_fused": (_HERE / "kernels_fused.py", *_TABLE),
 }
 """Each kernel module and the files whose code or constants its kernels are compiled from."""
