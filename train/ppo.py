@@ -62,6 +62,7 @@ from evaluate.ev import compare
 from train.batch_vec_env import BatchSeatVecEnv
 from train.config import PPOConfig, TrainConfig
 from train.masked_policy import MaskedMlpPolicy
+from train.rollout_buffer import IndexedRolloutBuffer
 from train.vec_env import EndedVecMonitor, ViewVecEnv
 
 VIEWS = {"player": PlayerEnv, "bank": BankEnv}
@@ -294,7 +295,8 @@ def frozen_heap() -> Iterator[None]:
 def new_model(env: VecEnv, ppo: PPOConfig, stage_dir: Path, seed: int) -> MaskablePPO:
     """A fresh MaskablePPO (:class:`BatchMaskablePPO`) with the stage's settings (``ppo``) on
     ``env``, its policy :class:`~train.masked_policy.MaskedMlpPolicy` (sb3-contrib's, with a
-    cheaper mask)."""
+    cheaper mask), its minibatches gathered by
+    :class:`~train.rollout_buffer.IndexedRolloutBuffer`."""
     learning_rate: float | LinearSchedule = ppo.learning_rate
     if ppo.lr_schedule == "linear":  # SB3 calls it with the stage's remaining progress, 1 -> 0
         learning_rate = LinearSchedule(ppo.learning_rate, 0.0, 1.0)
@@ -304,7 +306,7 @@ def new_model(env: VecEnv, ppo: PPOConfig, stage_dir: Path, seed: int) -> Maskab
         gae_lambda=ppo.gae_lambda, clip_range=ppo.clip_range, ent_coef=ppo.ent_coef,
         vf_coef=ppo.vf_coef, max_grad_norm=ppo.max_grad_norm,
         policy_kwargs=_policy_kwargs(ppo), tensorboard_log=str(stage_dir / "tensorboard"),
-        seed=seed, device="cpu", verbose=0)
+        rollout_buffer_class=IndexedRolloutBuffer, seed=seed, device="cpu", verbose=0)
 
 
 def restore_model(path: Path, env: VecEnv, role: str, config: TrainConfig, stage_dir: Path,
