@@ -13,9 +13,10 @@ doing :func:`envs.batch.obs_kernels.update`'s work in its order: one kernel entr
 per call instead of two, and a table's rows read while they are still in cache.
 Without it the observer's arrays are a stand-in the kernel never touches.
 
-Each iteration first prefetches the lines of the table :data:`AHEAD` places on
-(:func:`envs.batch.prefetch.prefetch_table`): a step waits on memory for its
-slices of some thirty arrays otherwise. A hint only: the same results.
+Each iteration first prefetches the lines of the table :data:`AHEAD` places on,
+when that table moves in this call (:func:`envs.batch.prefetch.prefetch_table`):
+a step waits on memory for its slices of some thirty arrays otherwise. A hint
+only: the same results.
 """
 
 from __future__ import annotations
@@ -114,8 +115,10 @@ def reset_tables(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFU
     phase, actor, jackpot = T[:, T_PHASE], T[:, T_ACTOR], T[:, T_JACKPOT]
     pile_left, played, stacks = T[:, T_PILE], T[:, T_PLAYED], SE[:, :, E_CHIPS]
     for t in prange(T.shape[0]):
-        _prefetch(t + AHEAD, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, observing, pub, own,
-                  tab, views)
+        u = t + AHEAD
+        if u < T.shape[0] and where[u] >= 0:  # a table left alone touches too little to fetch
+            _prefetch(u, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, observing, pub, own, tab,
+                      views)
         T[t, T_ROWS] = 0
         i = where[t]
         if i >= 0:
@@ -161,8 +164,10 @@ def step_tables(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFUS
     phase, actor, jackpot = T[:, T_PHASE], T[:, T_ACTOR], T[:, T_JACKPOT]
     pile_left, played, stacks = T[:, T_PILE], T[:, T_PLAYED], SE[:, :, E_CHIPS]
     for t in prange(T.shape[0]):
-        _prefetch(t + AHEAD, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, observing, pub, own,
-                  tab, views)
+        u = t + AHEAD
+        if u < T.shape[0] and act[u] >= 0:  # a table left alone touches too little to fetch
+            _prefetch(u, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, observing, pub, own, tab,
+                      views)
         T[t, T_ROWS] = 0
         T[t, T_REWARDED] = 0
         for s in range(REW.shape[1]):
