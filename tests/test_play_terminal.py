@@ -12,6 +12,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import signal
 import sys
 from pathlib import Path
 
@@ -40,11 +41,17 @@ TABLE = ["--opponents", "threshold:5.5,threshold:5.5", "--rules", "catalan", "--
          "--deck", "7o 5c Rc 4b Cc 3o", "--seed", "1"]
 
 
+def _foreground_sigint() -> None:
+    # A shell starts background jobs (`make test &`, nohup) with SIGINT ignored, and the
+    # child would inherit it: a terminal's Ctrl-C reaches a foreground game with the default.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _spawn(*args: str) -> "pexpect.spawn":
     env = {**os.environ, "NO_COLOR": "1", "TERM": "xterm"}
     return pexpect.spawn(sys.executable, ["-m", "train.cli", "play", "--human", *args],
                          cwd=str(ROOT), env=env, encoding="utf-8", dimensions=(60, 120),
-                         timeout=30)
+                         timeout=30, preexec_fn=_foreground_sigint)
 
 
 def _screen(text: str) -> str:
