@@ -21,14 +21,9 @@ from pathlib import Path
 
 from train.cli import main
 from train.train_cli import INTERRUPTED
+from tests.foreground import foreground_sigint
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _restore_sigint() -> None:
-    # A shell starts background jobs with SIGINT ignored, and Python keeps it
-    # ignored; a terminal's Ctrl-C reaches a foreground job with the default.
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def test_ctrl_c_prints_one_line_exits_130_and_the_run_resumes(tmp_path: Path, capsys,
@@ -38,7 +33,7 @@ def test_ctrl_c_prints_one_line_exits_130_and_the_run_resumes(tmp_path: Path, ca
         [sys.executable, "-m", "train.cli", "train", "player", "--config",
          str(tiny_run_config(tmp_path, player_steps=100_000)), "--run-dir", str(run)],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-        start_new_session=True, preexec_fn=_restore_sigint)
+        start_new_session=True, preexec_fn=foreground_sigint)
     lines: list[str] = []
     reader = threading.Thread(target=lambda: lines.extend(process.stdout), daemon=True)
     reader.start()

@@ -12,7 +12,6 @@ from __future__ import annotations
 import io
 import os
 import re
-import signal
 import sys
 from pathlib import Path
 
@@ -23,6 +22,7 @@ from play.history import read_history, replay
 from play.session import HUMAN, TableSession
 from play.terminal import TerminalTable
 from play.timed_input import open_reader
+from tests.foreground import foreground_sigint
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -41,17 +41,11 @@ TABLE = ["--opponents", "threshold:5.5,threshold:5.5", "--rules", "catalan", "--
          "--deck", "7o 5c Rc 4b Cc 3o", "--seed", "1"]
 
 
-def _foreground_sigint() -> None:
-    # A shell starts background jobs (`make test &`, nohup) with SIGINT ignored, and the
-    # child would inherit it: a terminal's Ctrl-C reaches a foreground game with the default.
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-
-
 def _spawn(*args: str) -> "pexpect.spawn":
     env = {**os.environ, "NO_COLOR": "1", "TERM": "xterm"}
     return pexpect.spawn(sys.executable, ["-m", "train.cli", "play", "--human", *args],
                          cwd=str(ROOT), env=env, encoding="utf-8", dimensions=(60, 120),
-                         timeout=30, preexec_fn=_foreground_sigint)
+                         timeout=30, preexec_fn=foreground_sigint)
 
 
 def _screen(text: str) -> str:
