@@ -19,9 +19,9 @@ import threading
 import time
 from pathlib import Path
 
+from tests.foreground import foreground_sigint
 from train.cli import main
 from train.train_cli import INTERRUPTED
-from tests.foreground import foreground_sigint
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -279,8 +279,9 @@ def frozen_heap() -> Iterator[None]:
     """Keep the objects alive now (modules, the model, the tables) out of Python's garbage
     collections while training (``gc.freeze``; ``gc.unfreeze`` after).
 
-    A rollout makes thousands of short-lived info dicts a step; the collector's full
-    passes, which this makes rare, walked every object of torch, numba and SB3 each time.
+    A rollout makes thousands of short-lived info dicts a step; without the freeze the
+    collector's full passes walked every object of torch, numba and SB3 each time, and
+    frozen objects are skipped.
     What the collector still does: objects made while training are collected as before,
     cycles included. What it does not: a cycle that was already garbage when the heap was
     frozen stays in memory until :func:`gc.unfreeze`, when the next pass frees it.
