@@ -38,6 +38,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
+from evaluate.solver.breakdown import bank_gain_by_view, gain_rows
 from evaluate.solver.values import (best_response, equilibrium, evaluate, evaluate_policies,
                                     exploitability)
 from evaluate.solver.game import IRRELEVANT_SWITCHES, RECALLS, HeadsUpGame, SolverError
@@ -84,6 +85,10 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                     help="player policy: the opponent (--role bank) or the baseline it replaces")
     br.add_argument("--bank", default=None,
                     help="bank policy: the opponent (--role player) or the baseline it replaces")
+    br.add_argument("--by-view", type=int, default=0, metavar="N",
+                    help="with --role bank and a --bank baseline: the N views of the player's "
+                         "finished hand behind which the baseline gives most away to the best "
+                         "response, and how much (they add up to its gain)")
     _stakes_option(br, "free")
     br.set_defaults(func=_best_response)
 
@@ -269,8 +274,21 @@ def _ev(args: argparse.Namespace) -> int:
     return _emit(args, payload, lines)
 
 
+def _check_by_view(args: argparse.Namespace) -> None:
+    if args.by_view < 0:
+        raise SolverError(f"--by-view {args.by_view}: give a number of views, 1 or more "
+                          f"(0, the default, prints none)")
+    if args.by_view and args.role != "bank":
+        raise SolverError(f"--by-view splits a bank's gain by the player's views; it needs "
+                          f"--role bank, not --role {args.role}")
+    if args.by_view and args.bank is None:
+        raise SolverError("--by-view needs --bank: the bank whose gap to the best response "
+                          "it splits")
+
+
 def _best_response(args: argparse.Namespace) -> int:
     _specs(args)
+    _check_by_view(args)
     rules = _rules(args)
     if args.role == "player":
         opp_spec, baseline, flag = args.bank, args.player, "--bank (the bank to respond to)"
@@ -278,8 +296,10 @@ def _best_response(args: argparse.Namespace) -> int:
         opp_spec, baseline, flag = args.player, args.bank, "--player (the player to respond to)"
     opponent = _policy(opp_spec, flag, rules)
     start = time.perf_counter()
+    best: dict[Any, float] | None = {} if args.by_view else None
     br = best_response(rules, args.role, opponent, composition=args.shoe, baseline=baseline,
-                       stakes=args.stakes, jackpot=args.jackpot, recall=args.recall)
+                       stakes=args.stakes, jackpot=args.jackpot, recall=args.recall,
+                       by_view=best)
     seconds = time.perf_counter() - start
     game = br.game
     if args.role == "player":
@@ -304,6 +324,16 @@ def _best_response(args: argparse.Namespace) -> int:
         own = br.baseline if args.role == "player" else -br.baseline
         lines.append(f"EV ({side}) with {model_label(baseline)}: {own:+.6f}; the {side} gains "
                      f"{gain:.6f} per hand by best-responding")
+    if best is not None:
+        twin, rows = bank_gain_by_view(game, opponent, as_policy(baseline, rules), best)
+        top = rows[:args.by_view]
+        payload["by_view"] = gain_rows(twin, top)
+        lines += ["", f"where {model_label(baseline)} gives most away: {len(top)} of the "
+                      f"{len(rows)} views the player shows (all {len(rows)} add up to the gain, "
+                      f"{gain:.6f})",
+                  f"{'gain':>9}  {'share':>6}  {'reach':>8}  view"]
+        lines += [f"{row.gain:9.6f}  {row.gain / gain if gain else 0.0:6.1%}  "
+                  f"{row.reach:8.5f}  {row.describe(twin)}" for row in top]
     lines += [f"solved exactly in {seconds:.2f} s", "", table]
     return _emit(args, payload, lines)
 

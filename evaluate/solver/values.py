@@ -653,7 +653,9 @@ class _LazyBankTable(dict):
         return self[key]
 
 
-def bank_best_response(game: HeadsUpGame, player: SolverPolicy) -> tuple[float, TabularPolicy]:
+def bank_best_response(game: HeadsUpGame, player: SolverPolicy,
+                       by_view: dict[View, float] | None = None
+                       ) -> tuple[float, TabularPolicy]:
     """The bank's best response to ``player``: its value (player's view) and strategy.
 
     The bank's own payoff is the chips it wins from the player; the jackpot
@@ -662,17 +664,22 @@ def bank_best_response(game: HeadsUpGame, player: SolverPolicy) -> tuple[float, 
 
     The player's policy gives ``ρ(view, H)``; each view is solved on its own
     (:func:`_bank_view_response`). Views the policy never shows are solved on
-    first use, with the chance-only prior of :func:`view_hands`.
+    first use, with the chance-only prior of :func:`view_hands`. ``by_view``, if
+    given, gets each shown view's share of the value (the chips the player wins
+    behind it; :mod:`evaluate.solver.breakdown`).
     """
     fw = _player_forward(game, player, record=False)
-    by_view: dict[View, list[tuple[int, float]]] = {}
+    hands_of: dict[View, list[tuple[int, float]]] = {}
     for (view, hand), w in fw.ends.items():
-        by_view.setdefault(view, []).append((hand, w))
+        hands_of.setdefault(view, []).append((hand, w))
     table = _LazyBankTable(game)
     total = fw.bust_payoff
-    for view in sorted(by_view, key=_view_key):
+    for view in sorted(hands_of, key=_view_key):
         table.views.add(view)
-        total += _bank_view_response(game, view, by_view[view], table)
+        value = _bank_view_response(game, view, hands_of[view], table)
+        if by_view is not None:
+            by_view[view] = value
+        total += value
     return total, TabularPolicy("best response (bank)", game, bank=table)
 
 
@@ -684,7 +691,8 @@ def _view_key(view: View) -> tuple:
 def best_response(rules: Rules | str, role: str, opponent: Any,
                   composition: Composition = None, baseline: Any = None,
                   stakes: str = "free", jackpot: int | None = None,
-                  recall: str = "perfect") -> BestResponse:
+                  recall: str = "perfect", by_view: dict[View, float] | None = None
+                  ) -> BestResponse:
     """Best response of ``role`` (``"player"`` or ``"bank"``) to the other role's ``opponent``.
 
     With ``recall="perfect"`` (default, RULES.md §8.10) the responder
@@ -696,9 +704,14 @@ def best_response(rules: Rules | str, role: str, opponent: Any,
     ``stakes="fixed"`` restricts the player to the smallest bet and no raises.
     Each role best-responds on its own payoff: the player counts the
     jackpot (``jackpot`` chips before this hand's ante), the bank only chips.
+    ``by_view`` (the bank only) gets the best response's value behind each view
+    the player shows (:func:`bank_best_response`).
     """
     if role not in ("player", "bank"):
         raise SolverError(f"role {role!r}; choose 'player' or 'bank'")
+    if by_view is not None and role != "bank":
+        raise SolverError("by_view splits a bank's best response by the player's views; "
+                          "the player's has no views to split by (role 'bank' only)")
     rules = check_rules(rules)
     opp = as_policy(opponent, rules)
     base = as_policy(baseline, rules) if baseline is not None else None
@@ -708,7 +721,7 @@ def best_response(rules: Rules | str, role: str, opponent: Any,
         value, strategy = player_best_response(game, opp)
         base_ev = None if base is None else evaluate_policies(game, base, opp).ev
     else:
-        value, strategy = bank_best_response(game, opp)
+        value, strategy = bank_best_response(game, opp, by_view)
         base_ev = None if base is None else evaluate_policies(game, opp, base).chips_ev
     return BestResponse(role, value, base_ev, strategy, game)
 
