@@ -109,6 +109,8 @@ class ModelInfo:
     it was written before layouts had versions and reads as version 1.
     ``observation_type`` is what the network was given (:data:`OBSERVATION_TYPES`;
     absent: written before information states, ``"observation"``).
+    ``vf_net_arch`` is the critic's hidden layers, which only training reads (absent:
+    written when the critic always had the actor's layers, which it reads as).
     """
 
     role: str
@@ -123,11 +125,17 @@ class ModelInfo:
     rules_values: dict[str, Any] = field(default_factory=dict)
     action_layout_version: int = ACTION_LAYOUT_VERSION
     observation_type: str = "observation"
+    vf_net_arch: tuple[int, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.vf_net_arch is None:
+            object.__setattr__(self, "vf_net_arch", self.net_arch)
 
     def to_json(self) -> str:
         data = {"format": INFO_FORMAT, "version": INFO_VERSION, **asdict(self)}
         data["action_names"] = list(self.action_names)
         data["net_arch"] = list(self.net_arch)
+        data["vf_net_arch"] = list(self.vf_net_arch or ())
         return json.dumps(data, indent=1) + "\n"
 
     @classmethod
@@ -152,8 +160,11 @@ class ModelInfo:
         if data["activation"] not in _ACTIVATIONS:
             raise ValueError(f"{source}: activation {data['activation']!r} is not supported; "
                              f"supported: {', '.join(_ACTIVATIONS)}")
-        if not all(isinstance(n, int) and n > 0 for n in data["net_arch"]):
-            raise ValueError(f"{source}: net_arch {data['net_arch']!r} must list layer sizes")
+        vf_net_arch = data.get("vf_net_arch", data["net_arch"])  # absent: the actor's
+        for key, arch in (("net_arch", data["net_arch"]), ("vf_net_arch", vf_net_arch)):
+            if not isinstance(arch, list) or not all(
+                    isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in arch):
+                raise ValueError(f"{source}: {key} {arch!r} must list layer sizes")
         layout = data.get("action_layout_version", 1)  # absent: written before versions
         if not isinstance(layout, int) or isinstance(layout, bool) or layout < 1:
             raise ValueError(f"{source}: {INFO_ENTRY} needs 'action_layout_version' as an "
@@ -165,7 +176,7 @@ class ModelInfo:
         return cls(data["role"], data["rules"], data["num_seats"], data["observation_size"],
                    tuple(str(a) for a in data["action_names"]), tuple(data["net_arch"]),
                    data["activation"], data["timesteps"], data["n_updates"],
-                   data["rules_values"], layout, observation_type)
+                   data["rules_values"], layout, observation_type, tuple(vf_net_arch))
 
 
 def write_info(file: Path, info: ModelInfo) -> None:

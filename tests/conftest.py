@@ -19,6 +19,7 @@ player_timesteps = 256
 bank_timesteps = 256
 pool_size = 1
 [run]
+torch_threads = 1
 n_envs = 2
 checkpoint_every = 256
 eval_every = 512
@@ -29,6 +30,7 @@ n_steps = 128
 batch_size = 64
 n_epochs = 2
 net_arch = [16, 16]
+vf_net_arch = [8]
 [evaluate]
 hands = 200
 thresholds = [4.5, 5.5]

@@ -37,6 +37,8 @@ BAD: dict[str, tuple[str, str]] = {
     "ppo.vf_coef": ("'high'", "ppo.vf_coef must be a number, got 'high'"),
     "ppo.max_grad_norm": ("0", "ppo.max_grad_norm=0 is out of range; allowed: > 0"),
     "ppo.net_arch": ("[64, 0]", "ppo.net_arch[1]=0 is out of range; allowed: >= 1"),
+    "ppo.vf_net_arch": ("64", "ppo.vf_net_arch must be a list of layer sizes such as "
+                              "[64, 64], got 64"),
     "ppo.activation": ("'sigmoid'", "ppo.activation='sigmoid' is not allowed; choose one of "
                                     "'tanh', 'relu'"),
     "run.seed": ("-1", "run.seed=-1 is out of range; allowed: >= 0"),
@@ -54,6 +56,9 @@ BAD: dict[str, tuple[str, str]] = {
     "player.ppo": ("3", "player.ppo must be a table of [ppo] keys, got 3"),
     "player.information_state_model": ("1", "player.information_state_model must be true or "
                                             "false, got 1"),
+    "player.information_state_ppo": ("[1]", "player.information_state_ppo must be a table "
+                                            "of [ppo] keys, got [1]"),
+    "player.table_hands": ("-1", "player.table_hands=-1 is out of range; allowed: >= 0"),
     "bank.timesteps": ("0", "bank.timesteps=0 is out of range; allowed: >= 1"),
     "bank.opponents": ("['threshold:99']", "bank.opponents: threshold 99.0 is outside "
                                            "0.5..7.5 points"),
@@ -62,6 +67,9 @@ BAD: dict[str, tuple[str, str]] = {
     "bank.ppo": ("{ lr = 0.1 }", "bank.ppo: unknown key 'lr'; [ppo] keys are: activation"),
     "bank.information_state_model": ("'yes'", "bank.information_state_model must be true or "
                                               "false, got 'yes'"),
+    "bank.information_state_ppo": ("{ net_arch = [0] }", "bank.information_state_ppo."
+                                   "net_arch[0]=0 is out of range; allowed: >= 1"),
+    "bank.table_hands": ("2.5", "bank.table_hands must be an integer, got 2.5"),
     "selfplay.rounds": ("-1", "selfplay.rounds=-1 is out of range; allowed: >= 0"),
     "selfplay.player_timesteps": ("0", "selfplay.player_timesteps=0 is out of range"),
     "selfplay.bank_timesteps": ("-3", "selfplay.bank_timesteps=-3 is out of range"),

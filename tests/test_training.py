@@ -62,6 +62,24 @@ def test_default_train_runs_every_stage_and_reports(tmp_path: Path, capsys,
     assert "vs best threshold" in (run / "evaluation.md").read_text()
     stage = json.loads((run / "player" / "stage.json").read_text())
     assert 0 < stage["env_share"] < 1 and "reader" in stage["eval"]
+    # The bank stage trains on three hands a table ([bank] table_hands); the player and
+    # self-play on the table's ten.
+    hands = {stage: json.loads((run / stage / "stage.json").read_text())["table_hands"]
+             for stage in ("player", "bank", "bank-information-state",
+                           "selfplay/round1-player", "selfplay/round1-bank")}
+    assert hands == {"player": 10, "bank": 3, "bank-information-state": 3,
+                     "selfplay/round1-player": 10, "selfplay/round1-bank": 10}
+    # The bank's actor is wider than the player's ([bank] ppo) but on the information state
+    # ([bank] information_state_ppo); every critic is [ppo]'s.
+    from sb3_contrib import MaskablePPO
+    for stage, actor in (("player", (16, 16)), ("bank", (256, 256)),
+                         ("bank-information-state", (64, 64)),
+                         ("selfplay/round1-bank", (256, 256))):
+        info = read_info(run / stage / "model.zip")
+        assert (info.net_arch, info.vf_net_arch) == (actor, (8,)), stage
+        extractor = MaskablePPO.load(run / stage / "model.zip", device="cpu").policy.mlp_extractor
+        assert [extractor.policy_net[0].out_features, extractor.value_net[0].out_features] == \
+            [actor[0], 8]
 
 
 def test_a_model_description_says_what_the_model_was_trained_on() -> None:
@@ -71,6 +89,16 @@ def test_a_model_description_says_what_the_model_was_trained_on() -> None:
     before = json.loads(info.to_json())
     del before["observation_type"]  # written before information states existed
     assert ModelInfo.from_json(json.dumps(before), "m").observation_type == "observation"
+    assert info.vf_net_arch == (16,)  # not given: the critic has the actor's layers
+    critic = ModelInfo("bank", "catalan", 2, 300, ("stand", "hit"), (256, 256), "tanh", 512,
+                       vf_net_arch=(64, 64))
+    assert ModelInfo.from_json(critic.to_json(), "m").vf_net_arch == (64, 64)
+    older = json.loads(critic.to_json())
+    del older["vf_net_arch"]  # written when the critic always had the actor's layers
+    assert ModelInfo.from_json(json.dumps(older), "m").vf_net_arch == (256, 256)
+    older["vf_net_arch"] = [64, 0]
+    with pytest.raises(ValueError, match=r"m: vf_net_arch \[64, 0\] must list layer sizes"):
+        ModelInfo.from_json(json.dumps(older), "m")
     before["observation_type"] = "pixels"
     with pytest.raises(ValueError, match="observation_type 'pixels' is not supported; "
                                          "supported: observation, information_state"):
@@ -170,6 +198,22 @@ def test_config_files_reject_unknown_sections_and_wrong_types(tmp_path: Path) ->
     assert cfg.from_mapping(cfg.TrainConfig().to_dict()) == cfg.TrainConfig()
 
 
+def test_a_stage_trains_on_its_own_hands_per_table() -> None:
+    """``bank.table_hands`` replaces ``table.table_hands`` for the bank stage's tables only;
+    0 leaves the table's."""
+    from train.ppo import make_vec_env
+
+    config = cfg.apply_overrides(cfg.TrainConfig(), ["table.table_hands=7", "run.n_envs=4",
+                                                     "bank.table_hands=3",
+                                                     "player.table_hands=0"])
+    assert (config.stage_table_hands("bank"), config.stage_table_hands("player")) == (3, 7)
+    opponents = {"players": [make_agent("careful", rules="catalan")]}
+    for hands, expected in ((config.stage_table_hands("bank"), 3), (None, 7)):
+        env = make_vec_env("bank", config, opponents, 0, table_hands=hands)
+        assert env.venv.venv.table_hands == expected
+        env.close()
+
+
 def test_a_stage_overrides_ppo_settings_for_itself_only(tmp_path: Path) -> None:
     config_file = tmp_path / "stage.toml"
     config_file.write_text("[ppo]\nlearning_rate = 3e-4\n\n[player]\n"
@@ -181,6 +225,11 @@ def test_a_stage_overrides_ppo_settings_for_itself_only(tmp_path: Path) -> None:
     assert cfg.from_mapping(cfg.tomllib.loads(config.to_toml())) == config
     override = cfg.apply_overrides(config, ["bank.ppo.batch_size=64"])
     assert override.stage_ppo("bank").batch_size == 64 and override.ppo.batch_size == 8192
+    defaults = cfg.TrainConfig()  # the bank's information-state model: its own actor
+    assert defaults.stage_ppo("bank").net_arch == [256, 256]
+    assert defaults.stage_ppo("bank", "information_state").net_arch == [64, 64]
+    assert defaults.stage_ppo("bank", "information_state").n_epochs == 5  # the stage's
+    assert defaults.stage_ppo("player", "information_state") == defaults.stage_ppo("player")
     with pytest.raises(cfg.ConfigError, match=r"player.ppo: unknown key 'lr'; \[ppo\] keys"):
         cfg.apply_overrides(config, ["player.ppo.lr=0.1"])
     with pytest.raises(cfg.ConfigError, match="bank.ppo.n_steps must be an integer"):

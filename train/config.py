@@ -215,7 +215,9 @@ class PPOConfig:
     ent_coef: float = _key(_number(0), 0.0)
     vf_coef: float = _key(_number(0, above=True), 0.5)
     max_grad_norm: float = _key(_number(0, above=True), 0.5)
+    # hidden layers of the actor (the policy) and of the critic (the value function)
     net_arch: list = _key(_layers, factory=lambda: [64, 64])
+    vf_net_arch: list = _key(_layers, factory=lambda: [64, 64])
     activation: str = _key(_choice(ACTIVATIONS), "tanh")
 
 
@@ -243,7 +245,9 @@ class RunConfig:
     # auto (batch where the compiled engine plays the rules, else views), batch (one
     # batch of n_envs tables), views, dummy (one process) or subproc (one per env)
     vec_env: str = _key(_choice(VEC_ENVS), "auto")
-    torch_threads: int = _key(_integer(1), 1)
+    # torch's threads for the update: 2 on two idle cores (1.3x the steps/s of 1); on a
+    # busy machine 1 (two threads waiting for each other there ran several times slower)
+    torch_threads: int = _key(_integer(1), 2)
     checkpoint_every: int = _key(_integer(1), 250_000)  # steps between checkpoints
     # steps between evaluations against the baselines
     eval_every: int = _key(_integer(1), 250_000)
@@ -261,11 +265,18 @@ class StageConfig:
     any form ``sette evaluate`` takes (:mod:`agents.registry`): ``careful``,
     ``threshold:5``, a model path, ``PLAYER|BANK``.
 
+    ``table_hands`` (when above 0) replaces ``table.table_hands`` for this stage's
+    training tables only (its model and information-state model; not the self-play
+    rounds, nor any evaluation, which play the table's).
+
     ``information_state_model`` trains a second model of the role beside the
     first, on the seat's information state (its perfect recall of the hand,
     RULES.md §8.10; ``observation_type="information_state"`` of the views)
     instead of the observation: same opponents, steps, PPO settings and seed,
-    in ``RUN/<role>-information-state``. Self-play goes on from the
+    in ``RUN/<role>-information-state``, but for ``information_state_ppo``: ``[ppo]``
+    keys that model overrides over the stage's ``ppo`` (its first layer reads the
+    whole public history, so a wide network costs it several times what it costs on
+    the observation). Self-play goes on from the
     observation model only (the pools' policies are given observations).
     """
 
@@ -274,8 +285,13 @@ class StageConfig:
     table_players: list = _key(_SPECS, factory=lambda: ["careful"], agents=_spec_list)
     # also train a model on the information state (RUN/<role>-information-state)
     information_state_model: bool = _key(_flag, False)
+    # hands per training table of this stage before a fresh shoe and stacks (0: the
+    # table's table.table_hands); the stage's evaluations play the table's
+    table_hands: int = _key(_integer(0), 0)
     # [ppo] keys overridden for this stage only
     ppo: dict = _key(_ppo_table, factory=dict)
+    # [ppo] keys overridden for the information-state model only, over the stage's ppo
+    information_state_ppo: dict = _key(_ppo_table, factory=dict)
 
 
 @dataclass
@@ -321,22 +337,42 @@ class TrainConfig:
         timesteps=2_000_000, opponents=["reader"]))
     # The bank also learns on the information state: a bank that remembers the
     # order and timing of the player's play (RULES.md §8.10), reported beside it.
-    # Its stage is short, so it takes short rollouts and smaller minibatches: what
-    # its exact gap follows is the number of policy updates, not of steps (a 1M-step
-    # bank on the [ppo] defaults, 30 updates, was further from the best response
-    # than a 150k-step one with 73; docs/RESULTS.md).
+    # It takes short rollouts and smaller minibatches: what its exact gap follows is
+    # the number of policy updates (a 1M-step bank on the [ppo] defaults, 30 updates,
+    # was further from the best response than a 150k-step one with 73). Most of what
+    # it gave away lay behind views the player shows about once in 100 hands: a
+    # [256, 256] actor tells them apart (the critic stays [64, 64], half the update),
+    # and three hands a table before a fresh shoe show it the full shoe, where the
+    # exact gap is measured, on a third of its hands while it still meets shoes played
+    # down (on one hand a table it met none, and fell behind `reader` at the table).
+    # The information-state bank keeps a [64, 64] actor: on its inputs a [256, 256]
+    # one took 505 s of the 10 minutes. docs/RESULTS.md, "Where the bank's gap lies",
+    # has the runs.
     bank: StageConfig = field(default_factory=lambda: StageConfig(
-        timesteps=500_000, opponents=["careful"], information_state_model=True,
-        ppo={"n_steps": 2, "batch_size": 1024, "n_epochs": 5}))
+        timesteps=2_000_000, opponents=["careful"], information_state_model=True,
+        table_hands=3, ppo={"n_steps": 2, "batch_size": 1024, "n_epochs": 5,
+                            "net_arch": [256, 256]},
+        information_state_ppo={"net_arch": [64, 64]}))
     selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig)
     evaluate: EvalConfig = field(default_factory=EvalConfig)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
 
-    def stage_ppo(self, role: str) -> PPOConfig:
-        """The PPO settings of the ``player`` or ``bank`` stage: ``[ppo]`` with its overrides."""
-        return dataclasses.replace(self.ppo, **getattr(self, role).ppo)
+    def stage_table_hands(self, role: str) -> int:
+        """Hands per training table of the ``player`` or ``bank`` stage (``table_hands``
+        of the stage, or the table's when that is 0)."""
+        return getattr(self, role).table_hands or self.table.table_hands
+
+    def stage_ppo(self, role: str, observation_type: str = "observation") -> PPOConfig:
+        """The PPO settings of the ``player`` or ``bank`` stage: ``[ppo]`` with its overrides,
+        and for its model on the information state (``observation_type``) the stage's
+        ``information_state_ppo`` over those."""
+        stage = getattr(self, role)
+        ppo = dataclasses.replace(self.ppo, **stage.ppo)
+        if observation_type == "information_state":
+            ppo = dataclasses.replace(ppo, **stage.information_state_ppo)
+        return ppo
 
     def to_toml(self) -> str:
         """The config as TOML (what ``config.toml`` of a run holds)."""

@@ -142,10 +142,12 @@ class Run:
         banks = _agents(c.opponents, self.rules)
         table_players = list(_agents(c.table_players, self.rules).values())
         self.log(f"player: against {', '.join(banks)} on {self.config.table.rules}, "
-                 f"{self.config.table.num_seats} seats, {c.timesteps} steps")
+                 f"{self.config.table.num_seats} seats, {c.timesteps} steps, "
+                 f"{_hands(self.config.stage_table_hands('player'))} a table")
         return train_stage(self.dir / "player", "player", self.config,
                            {"bank": list(banks.values()), "players": table_players},
-                           c.timesteps, self.seeds[0], banks, table_players[0])
+                           c.timesteps, self.seeds[0], banks, table_players[0],
+                           table_hands=self.config.stage_table_hands("player"))
 
     def bank(self) -> Path:
         """The bank against the baseline players (``[bank]``)."""
@@ -153,10 +155,12 @@ class Run:
         self._enter("bank", self.dir / "bank")
         players = _agents(c.opponents, self.rules)
         self.log(f"bank: against {', '.join(players)} on {self.config.table.rules}, "
-                 f"{self.config.table.num_seats} seats, {c.timesteps} steps")
+                 f"{self.config.table.num_seats} seats, {c.timesteps} steps, "
+                 f"{_hands(self.config.stage_table_hands('bank'))} a table")
         return train_stage(self.dir / "bank", "bank", self.config,
                            {"players": list(players.values())}, c.timesteps, self.seeds[1],
-                           players, next(iter(players.values())))
+                           players, next(iter(players.values())),
+                           table_hands=self.config.stage_table_hands("bank"))
 
     def information_state(self, role: str) -> Path:
         """A second model of ``role`` on the information state (module docstring)."""
@@ -165,7 +169,7 @@ class Run:
         self._enter(f"{role} on the information state", folder)
         others = _agents(c.opponents, self.rules)
         self.log(f"{role} on the information state: against {', '.join(others)}, "
-                 f"{c.timesteps} steps")
+                 f"{c.timesteps} steps, {_hands(self.config.stage_table_hands(role))} a table")
         if role == "player":
             table_players = list(_agents(c.table_players, self.rules).values())
             opponents: dict[str, Any] = {"bank": list(others.values()),
@@ -175,7 +179,8 @@ class Run:
             opponents = {"players": list(others.values())}
             seed, first = self.seeds[1], next(iter(others.values()))
         return train_stage(folder, role, self.config, opponents, c.timesteps, seed, others,
-                           first, observation_type=INFORMATION_STATE)
+                           first, observation_type=INFORMATION_STATE,
+                           table_hands=self.config.stage_table_hands(role))
 
     def selfplay(self, player: Path | None, bank: Path | None) -> tuple[Path, Path]:
         """Alternate rounds against bounded pools (``[selfplay]``); returns the final models."""
@@ -319,6 +324,10 @@ class Run:
                                                   encoding="utf-8")
         print(text, flush=True)
         return text
+
+
+def _hands(count: int) -> str:
+    return "one hand" if count == 1 else f"{count} hands"
 
 
 def information_state_stage(role: str) -> str:

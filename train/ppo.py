@@ -110,19 +110,22 @@ class EnvTimer(VecEnvWrapper):
 
 
 def make_vec_env(role: str, config: TrainConfig, opponents: Mapping[str, Any],
-                 seed: int, observation_type: str = "observation") -> EnvTimer:
+                 seed: int, observation_type: str = "observation",
+                 table_hands: int | None = None) -> EnvTimer:
     """``run.n_envs`` tables of ``role``'s view, vectorised, monitored and timed: one batch
     of tables (``run.vec_env = "batch"``, or ``"auto"`` where the compiled engine plays the
-    rules) or ``run.n_envs`` scalar views (:func:`uses_batch`)."""
+    rules) or ``run.n_envs`` scalar views (:func:`uses_batch`), each of ``table_hands``
+    hands (default: ``table.table_hands``)."""
     table = config.table
     rules = Rules.resolve(table.rules)
+    hands = table.table_hands if table_hands is None else table_hands
     venv: VecEnv
     if uses_batch(config.run.vec_env, rules):
         venv = BatchSeatVecEnv(role, rules, table.num_seats, config.run.n_envs,
-                               opponents=dict(opponents), table_hands=table.table_hands,
+                               opponents=dict(opponents), table_hands=hands,
                                observation_type=observation_type, engine="compiled")
     else:
-        factory = partial(make_view, role, rules, table.num_seats, table.table_hands,
+        factory = partial(make_view, role, rules, table.num_seats, hands,
                           opponents, observation_type)
         fns: list[Callable[[], Any]] = [factory] * config.run.n_envs
         venv = VEC_ENV_CLASSES[config.run.vec_env if config.run.vec_env != "auto"
@@ -241,12 +244,13 @@ def model_info(model: MaskablePPO, role: str, config: TrainConfig,
                observation_type: str = "observation") -> ModelInfo:
     """The description of a model of ``role`` trained under ``config`` on
     ``observation_type`` (module docstring)."""
-    table, ppo = config.table, config.stage_ppo(role)
+    table, ppo = config.table, config.stage_ppo(role, observation_type)
     rules = Rules.resolve(table.rules)
     return ModelInfo(role=role, rules=table.rules, num_seats=table.num_seats,
                      observation_size=flatdim(model.observation_space),
                      action_names=tuple(ActionLayout(tuple(rules.bet_ladder)).names),
-                     net_arch=tuple(ppo.net_arch), activation=ppo.activation,
+                     net_arch=tuple(ppo.net_arch), vf_net_arch=tuple(ppo.vf_net_arch),
+                     activation=ppo.activation,
                      timesteps=int(model.num_timesteps), n_updates=int(model._n_updates),
                      rules_values=rules.to_dict(),
                      action_layout_version=ACTION_LAYOUT_VERSION,
@@ -327,10 +331,10 @@ def restore_model(path: Path, env: VecEnv, role: str, config: TrainConfig, stage
             raise ValueError(refusal(path))
         return MaskablePPO.load(path, env=env, device="cpu")
     check_action_layout(info, repr(str(path)))
-    model = new_model(env, config.stage_ppo(role), stage_dir, seed)
+    model = new_model(env, config.stage_ppo(role, observation_type), stage_dir, seed)
     expected = model_info(model, role, config, observation_type)
     for key in ("role", "num_seats", "observation_type", "observation_size", "action_names",
-                "net_arch", "activation"):
+                "net_arch", "vf_net_arch", "activation"):
         if getattr(info, key) != getattr(expected, key):
             raise ValueError(f"{str(path)!r} was saved with {key} = {getattr(info, key)!r} "
                              f"but this run's config gives {getattr(expected, key)!r}; it "
@@ -344,15 +348,15 @@ def restore_model(path: Path, env: VecEnv, role: str, config: TrainConfig, stage
 
 def _policy_kwargs(ppo: PPOConfig) -> dict[str, Any]:
     activation = {"tanh": torch.nn.Tanh, "relu": torch.nn.ReLU}[ppo.activation]
-    arch = list(ppo.net_arch)
-    return {"net_arch": {"pi": arch, "vf": arch}, "activation_fn": activation}
+    return {"net_arch": {"pi": list(ppo.net_arch), "vf": list(ppo.vf_net_arch)},
+            "activation_fn": activation}
 
 
 def train_stage(stage_dir: Path, role: str, config: TrainConfig,
                 opponents: Mapping[str, Any], timesteps: int, seed: int,
                 baselines: Mapping[str, Policy], table_players: Policy,
                 init_from: Path | None = None, log: Callable[[str], None] = print,
-                observation_type: str = "observation") -> Path:
+                observation_type: str = "observation", table_hands: int | None = None) -> Path:
     """Train (or finish training) one stage and return its ``model.zip`` (module doc).
 
     ``opponents``: the view's opponents (``{"bank": ..., "players": ...}``);
@@ -360,7 +364,8 @@ def train_stage(stage_dir: Path, role: str, config: TrainConfig,
     periodically; ``init_from``: a model to start from instead of fresh
     weights (self-play rounds continue the previous round's network);
     ``observation_type``: what the learner is given (the views' keyword), recorded
-    in the model's description.
+    in the model's description; ``table_hands``: hands per training table (default
+    ``table.table_hands``; the evaluations always play the table's).
     """
     stage_dir.mkdir(parents=True, exist_ok=True)
     model_file = stage_dir / MODEL_FILE
@@ -368,8 +373,8 @@ def train_stage(stage_dir: Path, role: str, config: TrainConfig,
         log(f"  {stage_dir.name}: done already ({model_file})")
         return model_file
     torch.set_num_threads(config.run.torch_threads)
-    env = make_vec_env(role, config, opponents, seed, observation_type)
-    ppo = config.stage_ppo(role)
+    env = make_vec_env(role, config, opponents, seed, observation_type, table_hands)
+    ppo = config.stage_ppo(role, observation_type)
     checkpoint = latest_checkpoint(stage_dir)
     if checkpoint is not None:
         path, done_steps = checkpoint
@@ -404,7 +409,8 @@ def train_stage(stage_dir: Path, role: str, config: TrainConfig,
     env.close()
     share = env.seconds / max(wall, 1e-9)
     ran = int(model.num_timesteps) - done_steps
-    record = {"role": role, "timesteps": int(model.num_timesteps), "wall_s": round(wall, 1),
+    record = {"role": role, "timesteps": int(model.num_timesteps),
+              "table_hands": table_hands or config.table.table_hands, "wall_s": round(wall, 1),
               "env_seconds": round(env.seconds, 1), "env_share": round(share, 3),
               "steps_this_start": ran, "steps_per_s": round(ran / max(wall, 1e-9), 1),
               "eval": final_eval}
