@@ -58,6 +58,7 @@ BAD: dict[str, tuple[str, str]] = {
                                             "false, got 1"),
     "player.information_state_ppo": ("[1]", "player.information_state_ppo must be a table "
                                             "of [ppo] keys, got [1]"),
+    "player.torch_threads": ("-2", "player.torch_threads=-2 is out of range; allowed: >= 0"),
     "player.table_hands": ("-1", "player.table_hands=-1 is out of range; allowed: >= 0"),
     "bank.timesteps": ("0", "bank.timesteps=0 is out of range; allowed: >= 1"),
     "bank.opponents": ("['threshold:99']", "bank.opponents: threshold 99.0 is outside "
@@ -69,6 +70,7 @@ BAD: dict[str, tuple[str, str]] = {
                                               "false, got 'yes'"),
     "bank.information_state_ppo": ("{ net_arch = [0] }", "bank.information_state_ppo."
                                    "net_arch[0]=0 is out of range; allowed: >= 1"),
+    "bank.torch_threads": ("'two'", "bank.torch_threads must be an integer, got 'two'"),
     "bank.table_hands": ("2.5", "bank.table_hands must be an integer, got 2.5"),
     "selfplay.rounds": ("-1", "selfplay.rounds=-1 is out of range; allowed: >= 0"),
     "selfplay.player_timesteps": ("0", "selfplay.player_timesteps=0 is out of range"),

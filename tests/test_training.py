@@ -69,6 +69,8 @@ def test_default_train_runs_every_stage_and_reports(tmp_path: Path, capsys,
                            "selfplay/round1-player", "selfplay/round1-bank")}
     assert hands == {"player": 10, "bank": 3, "bank-information-state": 3,
                      "selfplay/round1-player": 10, "selfplay/round1-bank": 10}
+    assert {json.loads((run / stage / "stage.json").read_text())["torch_threads"]
+            for stage in hands} == {1}  # the tiny config's run.torch_threads
     # The bank's actor is wider than the player's ([bank] ppo) but on the information state
     # ([bank] information_state_ppo); every critic is [ppo]'s.
     from sb3_contrib import MaskablePPO
@@ -200,13 +202,18 @@ def test_config_files_reject_unknown_sections_and_wrong_types(tmp_path: Path) ->
 
 def test_a_stage_trains_on_its_own_hands_per_table() -> None:
     """``bank.table_hands`` replaces ``table.table_hands`` for the bank stage's tables only;
-    0 leaves the table's."""
+    0 leaves the table's (and likewise a stage's ``torch_threads``)."""
     from train.ppo import make_vec_env
 
     config = cfg.apply_overrides(cfg.TrainConfig(), ["table.table_hands=7", "run.n_envs=4",
                                                      "bank.table_hands=3",
                                                      "player.table_hands=0"])
     assert (config.stage_table_hands("bank"), config.stage_table_hands("player")) == (3, 7)
+    defaults = cfg.TrainConfig()  # the player on one torch thread, the bank on the run's two
+    assert (defaults.stage_torch_threads("player"), defaults.stage_torch_threads("bank"),
+            defaults.run.torch_threads) == (1, 2, 2)
+    assert cfg.apply_overrides(defaults, ["player.torch_threads=0"]).stage_torch_threads(
+        "player") == 2
     opponents = {"players": [make_agent("careful", rules="catalan")]}
     for hands, expected in ((config.stage_table_hands("bank"), 3), (None, 7)):
         env = make_vec_env("bank", config, opponents, 0, table_hands=hands)

@@ -265,6 +265,9 @@ class StageConfig:
     any form ``sette evaluate`` takes (:mod:`agents.registry`): ``careful``,
     ``threshold:5``, a model path, ``PLAYER|BANK``.
 
+    ``torch_threads`` (when above 0) replaces ``run.torch_threads`` for this stage's
+    models (not its self-play rounds).
+
     ``table_hands`` (when above 0) replaces ``table.table_hands`` for this stage's
     training tables only (its model and information-state model; not the self-play
     rounds, nor any evaluation, which play the table's).
@@ -288,6 +291,8 @@ class StageConfig:
     # hands per training table of this stage before a fresh shoe and stacks (0: the
     # table's table.table_hands); the stage's evaluations play the table's
     table_hands: int = _key(_integer(0), 0)
+    # torch threads for this stage's models (0: run.torch_threads)
+    torch_threads: int = _key(_integer(0), 0)
     # [ppo] keys overridden for this stage only
     ppo: dict = _key(_ppo_table, factory=dict)
     # [ppo] keys overridden for the information-state model only, over the stage's ppo
@@ -333,8 +338,10 @@ class TrainConfig:
     # The player trains longest: its edge over the best threshold is a few
     # thousandths of a bet (docs/RESULTS.md, Training), which only minibatches of
     # thousands of hands measure through the noise of the cards.
+    # On one torch thread: its settings were chosen on one, and on two the same
+    # settings came out further from the best response (docs/RESULTS.md).
     player: StageConfig = field(default_factory=lambda: StageConfig(
-        timesteps=2_000_000, opponents=["reader"]))
+        timesteps=2_000_000, opponents=["reader"], torch_threads=1))
     # The bank also learns on the information state: a bank that remembers the
     # order and timing of the player's play (RULES.md §8.10), reported beside it.
     # It takes short rollouts and smaller minibatches: what its exact gap follows is
@@ -358,6 +365,11 @@ class TrainConfig:
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+    def stage_torch_threads(self, role: str) -> int:
+        """Torch threads of the ``player`` or ``bank`` stage (its ``torch_threads``, or the
+        run's when that is 0)."""
+        return getattr(self, role).torch_threads or self.run.torch_threads
 
     def stage_table_hands(self, role: str) -> int:
         """Hands per training table of the ``player`` or ``bank`` stage (``table_hands``

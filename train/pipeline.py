@@ -147,7 +147,8 @@ class Run:
         return train_stage(self.dir / "player", "player", self.config,
                            {"bank": list(banks.values()), "players": table_players},
                            c.timesteps, self.seeds[0], banks, table_players[0],
-                           table_hands=self.config.stage_table_hands("player"))
+                           table_hands=self.config.stage_table_hands("player"),
+                           torch_threads=self.config.stage_torch_threads("player"))
 
     def bank(self) -> Path:
         """The bank against the baseline players (``[bank]``)."""
@@ -160,7 +161,8 @@ class Run:
         return train_stage(self.dir / "bank", "bank", self.config,
                            {"players": list(players.values())}, c.timesteps, self.seeds[1],
                            players, next(iter(players.values())),
-                           table_hands=self.config.stage_table_hands("bank"))
+                           table_hands=self.config.stage_table_hands("bank"),
+                           torch_threads=self.config.stage_torch_threads("bank"))
 
     def information_state(self, role: str) -> Path:
         """A second model of ``role`` on the information state (module docstring)."""
@@ -180,7 +182,8 @@ class Run:
             seed, first = self.seeds[1], next(iter(others.values()))
         return train_stage(folder, role, self.config, opponents, c.timesteps, seed, others,
                            first, observation_type=INFORMATION_STATE,
-                           table_hands=self.config.stage_table_hands(role))
+                           table_hands=self.config.stage_table_hands(role),
+                           torch_threads=self.config.stage_torch_threads(role))
 
     def selfplay(self, player: Path | None, bank: Path | None) -> tuple[Path, Path]:
         """Alternate rounds against bounded pools (``[selfplay]``); returns the final models."""

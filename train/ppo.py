@@ -356,7 +356,8 @@ def train_stage(stage_dir: Path, role: str, config: TrainConfig,
                 opponents: Mapping[str, Any], timesteps: int, seed: int,
                 baselines: Mapping[str, Policy], table_players: Policy,
                 init_from: Path | None = None, log: Callable[[str], None] = print,
-                observation_type: str = "observation", table_hands: int | None = None) -> Path:
+                observation_type: str = "observation", table_hands: int | None = None,
+                torch_threads: int | None = None) -> Path:
     """Train (or finish training) one stage and return its ``model.zip`` (module doc).
 
     ``opponents``: the view's opponents (``{"bank": ..., "players": ...}``);
@@ -365,14 +366,16 @@ def train_stage(stage_dir: Path, role: str, config: TrainConfig,
     weights (self-play rounds continue the previous round's network);
     ``observation_type``: what the learner is given (the views' keyword), recorded
     in the model's description; ``table_hands``: hands per training table (default
-    ``table.table_hands``; the evaluations always play the table's).
+    ``table.table_hands``; the evaluations always play the table's); ``torch_threads``:
+    torch's threads (default ``run.torch_threads``).
     """
     stage_dir.mkdir(parents=True, exist_ok=True)
     model_file = stage_dir / MODEL_FILE
     if model_file.is_file():
         log(f"  {stage_dir.name}: done already ({model_file})")
         return model_file
-    torch.set_num_threads(config.run.torch_threads)
+    threads = torch_threads or config.run.torch_threads
+    torch.set_num_threads(threads)
     env = make_vec_env(role, config, opponents, seed, observation_type, table_hands)
     ppo = config.stage_ppo(role, observation_type)
     checkpoint = latest_checkpoint(stage_dir)
@@ -410,7 +413,8 @@ def train_stage(stage_dir: Path, role: str, config: TrainConfig,
     share = env.seconds / max(wall, 1e-9)
     ran = int(model.num_timesteps) - done_steps
     record = {"role": role, "timesteps": int(model.num_timesteps),
-              "table_hands": table_hands or config.table.table_hands, "wall_s": round(wall, 1),
+              "table_hands": table_hands or config.table.table_hands, "torch_threads": threads,
+              "wall_s": round(wall, 1),
               "env_seconds": round(env.seconds, 1), "env_share": round(share, 3),
               "steps_this_start": ran, "steps_per_s": round(ran / max(wall, 1e-9), 1),
               "eval": final_eval}
