@@ -100,7 +100,8 @@ def ppo_rate(config: TrainConfig, steps: int) -> tuple[float, float, float, floa
     seconds building the model took (torch's optimizer imports ``torch._dynamo`` once)."""
     from agents import make_agent
 
-    torch.set_num_threads(config.run.torch_threads)
+    threads = config.stage_torch_threads("player")
+    torch.set_num_threads(threads)
     opponents = {"bank": [make_agent(OPPONENTS["bank"])],
                  "players": [make_agent(OPPONENTS["players"])]}
     env = make_vec_env("player", config, opponents, seed=0)
@@ -115,8 +116,7 @@ def ppo_rate(config: TrainConfig, steps: int) -> tuple[float, float, float, floa
             model.learn(steps)
         wall, cpu = time.perf_counter() - start, time.process_time() - cpu
     settings = (f"{config.run.vec_env}, {config.run.n_envs} envs, n_steps {p.n_steps}, "
-                f"batch {p.batch_size}, {p.n_epochs} epochs, torch threads "
-                f"{config.run.torch_threads}")
+                f"batch {p.batch_size}, {p.n_epochs} epochs, torch threads {threads}")
     return (model.num_timesteps / wall, model.num_timesteps / cpu, env.seconds / wall, built,
             settings)
 
