@@ -160,7 +160,7 @@ class ModelInfo:
         if data["activation"] not in _ACTIVATIONS:
             raise ValueError(f"{source}: activation {data['activation']!r} is not supported; "
                              f"supported: {', '.join(_ACTIVATIONS)}")
-        vf_net_arch = data.get("vf_net_arch", data["net_arch"])  # absent: the actor's
+        vf_net_arch: Any = data.get("vf_net_arch", data["net_arch"])  # absent: the actor's
         for key, arch in (("net_arch", data["net_arch"]), ("vf_net_arch", vf_net_arch)):
             if not isinstance(arch, list) or not all(
                     isinstance(n, int) and not isinstance(n, bool) and n > 0 for n in arch):

@@ -348,13 +348,13 @@ class TrainConfig:
     # the number of policy updates (a 1M-step bank on the [ppo] defaults, 30 updates,
     # was further from the best response than a 150k-step one with 73). Most of what
     # it gave away lay behind views the player shows about once in 100 hands: a
-    # [256, 256] actor tells them apart (the critic stays [64, 64], half the update),
+    # [256, 256] actor tells them apart (over a [64, 64] critic, which learned faster),
     # and three hands a table before a fresh shoe show it the full shoe, where the
     # exact gap is measured, on a third of its hands while it still meets shoes played
     # down (on one hand a table it met none, and fell behind `reader` at the table).
     # The information-state bank keeps a [64, 64] actor: on its inputs a [256, 256]
-    # one took 505 s of the 10 minutes. docs/RESULTS.md, "Where the bank's gap lies",
-    # has the runs.
+    # one took the run past its 10 minutes. docs/RESULTS.md, "Where the bank's gap
+    # lies", has the runs.
     bank: StageConfig = field(default_factory=lambda: StageConfig(
         timesteps=2_000_000, opponents=["careful"], information_state_model=True,
         table_hands=3, ppo={"n_steps": 2, "batch_size": 1024, "n_epochs": 5,
