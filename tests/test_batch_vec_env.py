@@ -113,7 +113,10 @@ def test_the_vec_env_protocol_sb3_calls() -> None:
     ({"view": "bank", "bank": 1}, "only the Player view fixes the bank"),
     ({"view": "player", "seat": 1, "bank": 1}, "never holds the bank"),
     ({"view": "seat", "seat": 7}, "seat=7 must be 'random' or a seat 0..1"),
-    ({"view": "seat", "observation_type": "cards"}, "observation_type='cards'")])
+    ({"view": "seat", "observation_type": "cards"}, "observation_type='cards'"),
+    ({"view": "bank", "one_hand_tables": 1.5}, "one_hand_tables=1.5 must be a share 0..1"),
+    ({"view": "bank", "one_hand_tables": "half"}, "one_hand_tables='half' must be a share"),
+    ({"view": "seat", "one_hand_tables": 0.5}, "only the player and bank views")])
 def test_bad_arguments_are_named(bad: dict, match: str) -> None:
     with pytest.raises(ValueError, match=match):
         BatchSeatVecEnv(**{"rules": "catalan", "num_seats": 2, "num_envs": 2,
@@ -203,6 +206,42 @@ def test_a_seed_repeats_everything_and_pools_are_drawn_per_episode() -> None:
         np.testing.assert_array_equal(a, b)
     assert any(not np.array_equal(a, b) for a, b in zip(first, other))
     assert len(drawn) == 2, "both members of the pool sit at the tables"
+
+
+@pytest.mark.parametrize("view", ["bank", "player"])
+def test_one_hand_tables_start_every_hand_from_a_full_shoe(view: str) -> None:
+    """``one_hand_tables=0.5``: the first half of the tables are dealt afresh after every
+    hand (no hand played before any of their learner's decisions), and each of their hands
+    is the scalar view's at one hand a table, seed for seed; the other half play on down
+    the shoe to their tenth hand."""
+    tables = 8
+    env = BatchSeatVecEnv(view, "catalan", 2, tables, opponents=_opponents(view), seed=5,
+                          engine=ENGINE, one_hand_tables=0.5)
+    obs = env.reset()
+    rng = np.random.default_rng(1)
+    deepest = np.zeros(tables, dtype=int)
+    for _ in range(300):
+        played = [round(float(ObservationReader(o)["hands_played"][0]) * 10) for o in obs]
+        deepest = np.maximum(deepest, played)
+        obs, _, _, _ = env.step(_legal(env.action_masks(), rng))
+    assert not deepest[:tables // 2].any(), "a one-hand table played a second hand"
+    assert deepest[tables // 2:].min() >= 5, "the other tables play on down the shoe"
+
+    one = BatchSeatVecEnv(view, "catalan", 2, 1, opponents=_opponents(view), seed=9,
+                          engine=ENGINE, one_hand_tables=1.0)
+    scalar = ViewVecEnv([partial(SCALAR_VIEWS[view], "catalan", 2, _opponents(view),
+                                 table_hands=1)])
+    scalar.seed(9)
+    np.testing.assert_array_equal(one.reset(), scalar.reset())
+    for _ in range(200):
+        masks = one.action_masks()
+        np.testing.assert_array_equal(masks, np.stack(scalar.env_method("action_masks")))
+        actions = _legal(masks, rng)
+        obs_b, rew_b, done_b, _ = one.step(actions)
+        obs_s, rew_s, done_s, _ = scalar.step(actions)
+        np.testing.assert_array_equal(obs_b, obs_s)
+        np.testing.assert_array_equal(rew_b, rew_s)
+        np.testing.assert_array_equal(done_b, done_s)
 
 
 def test_a_tiny_maskable_ppo_run_learns_on_it() -> None:

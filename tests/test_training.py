@@ -62,13 +62,14 @@ def test_default_train_runs_every_stage_and_reports(tmp_path: Path, capsys,
     assert "vs best threshold" in (run / "evaluation.md").read_text()
     stage = json.loads((run / "player" / "stage.json").read_text())
     assert 0 < stage["env_share"] < 1 and "reader" in stage["eval"]
-    # The bank stage trains on three hands a table ([bank] table_hands); the player and
-    # self-play on the table's ten.
-    hands = {stage: json.loads((run / stage / "stage.json").read_text())["table_hands"]
+    # Every stage trains on the table's ten hands a table, but seven bank tables in ten
+    # ([bank] one_hand_tables) are dealt afresh after every hand; not in self-play.
+    hands = {stage: (record["table_hands"], record["one_hand_tables"])
              for stage in ("player", "bank", "bank-information-state",
-                           "selfplay/round1-player", "selfplay/round1-bank")}
-    assert hands == {"player": 10, "bank": 3, "bank-information-state": 3,
-                     "selfplay/round1-player": 10, "selfplay/round1-bank": 10}
+                           "selfplay/round1-player", "selfplay/round1-bank")
+             for record in [json.loads((run / stage / "stage.json").read_text())]}
+    assert hands == {"player": (10, 0), "bank": (10, 0.7), "bank-information-state": (10, 0.7),
+                     "selfplay/round1-player": (10, 0), "selfplay/round1-bank": (10, 0)}
     assert {json.loads((run / stage / "stage.json").read_text())["torch_threads"]
             for stage in hands} == {1}  # the tiny config's run.torch_threads
     # The bank's actor is wider than the player's ([bank] ppo) but on the information state
@@ -219,6 +220,12 @@ def test_a_stage_trains_on_its_own_hands_per_table() -> None:
         env = make_vec_env("bank", config, opponents, 0, table_hands=hands)
         assert env.venv.venv.table_hands == expected
         env.close()
+    # a share of one-hand tables: the batch's first tables, or views of one hand a table
+    batch = make_vec_env("bank", config, opponents, 0, table_hands=3, one_hand_tables=0.5)
+    assert batch.venv.venv._one_hand.tolist() == [True, True, False, False]
+    views = make_vec_env("bank", cfg.apply_overrides(config, ["run.vec_env='views'"]),
+                         opponents, 0, table_hands=3, one_hand_tables=0.75)
+    assert [view.table_hands for view in views.venv.venv.envs] == [1, 1, 1, 3]
 
 
 def test_a_stage_overrides_ppo_settings_for_itself_only(tmp_path: Path) -> None:

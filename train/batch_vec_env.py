@@ -17,8 +17,12 @@ The Player and Bank views play :func:`envs.single_seat.fixed_bank_rules`. A
 table is an engine episode of up to ``table_hands`` hands; in the Player and
 Bank views the next episode is the table's next hand, and a table that is
 over, whose bank moved away (RULES.md §5, a bank that cannot cover) or whose
-hand has no place for the learner is dealt afresh. A hand in which the
-learner has no decision is played out and not returned; rewards settled
+hand has no place for the learner is dealt afresh. With ``one_hand_tables``
+(Player and Bank views) that share of the tables, the first of them by index,
+is dealt afresh after every hand: every hand there starts from a full shoe and
+fresh stacks, as the hand the exact solver values does, and its observation is
+that of the first hand of a longer table, while the other tables play their
+``table_hands`` down the shoe. A hand in which the learner has no decision is played out and not returned; rewards settled
 before the learner's first decision of an episode count for nobody. The
 reward is the learner's net chips of each settled hand in units of
 ``min_bet``; an illegal action ends the episode with ``illegal_reward`` and a
@@ -85,17 +89,26 @@ class BatchSeatVecEnv(VecEnv):
     ``view``: ``"player"``, ``"bank"`` or ``"seat"``; ``rules``, ``num_seats``,
     ``opponents``, ``seat``, ``bank`` (Player view only), ``table_hands``,
     ``illegal_reward`` and ``observation_type`` as the scalar views take them;
-    ``engine``: :func:`envs.batch.make_tables`'s (``"auto"``: compiled where
-    the rules are supported); ``seed``: what :meth:`seed` would set.
+    ``one_hand_tables``: the share of tables dealt afresh after every hand (Player and
+    Bank views; module docstring); ``engine``: :func:`envs.batch.make_tables`'s
+    (``"auto"``: compiled where the rules are supported); ``seed``: what :meth:`seed`
+    would set.
     """
 
     def __init__(self, view: str, rules: Rules | str = "catalan", num_seats: int = 2,
                  num_envs: int = 256, opponents: Any = None, seed: int | None = None,
                  table_hands: int = 10, observation_type: str = "observation",
                  engine: str = "auto", seat: int | str = "random", bank: int | str = "random",
-                 illegal_reward: float = -1.0) -> None:
+                 illegal_reward: float = -1.0, one_hand_tables: float = 0.0) -> None:
         if view not in VIEWS:
             raise ValueError(f"view={view!r} is not one of {', '.join(VIEWS)}")
+        if isinstance(one_hand_tables, bool) or not isinstance(one_hand_tables, (int, float)) \
+                or not 0 <= one_hand_tables <= 1:
+            raise ValueError(f"one_hand_tables={one_hand_tables!r} must be a share 0..1")
+        if view == "seat" and one_hand_tables:
+            raise ValueError(f"one_hand_tables={one_hand_tables!r}: an episode of the seat "
+                             f"view is the whole table; only the player and bank views "
+                             f"end tables after one hand")
         if view != "player" and bank != "random":
             raise ValueError(f"bank={bank!r}: only the Player view fixes the bank seat; the "
                              f"{view} view draws it")
@@ -129,6 +142,8 @@ class BatchSeatVecEnv(VecEnv):
         self.table_bank = np.full(b, -1, dtype=np.int64)
         self._hand = np.full(b, -1, dtype=np.int64)
         self._need_table = np.ones(b, dtype=bool)
+        self._one_hand = np.arange(b) < round(one_hand_tables * b)
+        """The tables dealt afresh after every hand (``one_hand_tables``)."""
         self._masks = np.zeros((b, self.tables.layout.size), dtype=bool)
         self._actions = np.zeros(b, dtype=np.int64)
         self._rows = np.arange(b)
@@ -321,7 +336,8 @@ class BatchSeatVecEnv(VecEnv):
         tables = self.tables
         pending = rows
         for _attempt in range(_MAX_TABLES):
-            fresh = pending[self._need_table[pending] | tables.over[pending]]
+            fresh = pending[self._need_table[pending] | tables.over[pending]
+                            | (self._one_hand[pending] & (tables.hands_played[pending] > 0))]
             if fresh.size:
                 self._new_tables(fresh)
                 self._need_table[fresh] = False

@@ -272,6 +272,11 @@ class StageConfig:
     training tables only (its model and information-state model; not the self-play
     rounds, nor any evaluation, which play the table's).
 
+    ``one_hand_tables`` is the share of those training tables that are dealt afresh
+    after every hand: every hand there starts from a full shoe and fresh stacks, as
+    the hand the exact solver values, while the other tables play ``table_hands``
+    hands down the shoe, as at the real table (:func:`train.ppo.make_vec_env`).
+
     ``information_state_model`` trains a second model of the role beside the
     first, on the seat's information state (its perfect recall of the hand,
     RULES.md §8.10; ``observation_type="information_state"`` of the views)
@@ -291,6 +296,9 @@ class StageConfig:
     # hands per training table of this stage before a fresh shoe and stacks (0: the
     # table's table.table_hands); the stage's evaluations play the table's
     table_hands: int = _key(_integer(0), 0)
+    # the share of this stage's training tables dealt afresh after every hand, each of
+    # whose hands starts from a full shoe; the others play their table_hands
+    one_hand_tables: float = _key(_number(0, 1), 0.0)
     # torch threads for this stage's models (0: run.torch_threads)
     torch_threads: int = _key(_integer(0), 0)
     # [ppo] keys overridden for this stage only
@@ -348,17 +356,19 @@ class TrainConfig:
     # the number of policy updates (a 1M-step bank on the [ppo] defaults, 30 updates,
     # was further from the best response than a 150k-step one with 73). Most of what
     # it gave away lay behind views the player shows about once in 100 hands: a
-    # [256, 256] actor tells them apart (over a [64, 64] critic, which learned faster),
-    # and three hands a table before a fresh shoe show it the full shoe, where the
-    # exact gap is measured, on a third of its hands while it still meets shoes played
-    # down (on one hand a table it met none, and fell behind `reader` at the table).
+    # [256, 256] actor tells them apart (over a [64, 64] critic, which learned faster).
+    # Seven tables in ten are dealt afresh after every hand: they show it the full
+    # shoe, where the exact gap is measured, on most of its hands, while the other
+    # three play the table's ten hands down the shoe, as the real table does (on one
+    # hand a table it met no shoe played down and fell behind `reader` at the table;
+    # on three hands a table, none past the third hand).
     # The information-state bank keeps a [64, 64] actor: on its inputs a [256, 256]
     # one took the run past its 10 minutes. docs/RESULTS.md, "Where the bank's gap
     # lies", has the runs.
     bank: StageConfig = field(default_factory=lambda: StageConfig(
         timesteps=2_000_000, opponents=["careful"], information_state_model=True,
-        table_hands=3, ppo={"n_steps": 2, "batch_size": 1024, "n_epochs": 5,
-                            "net_arch": [256, 256]},
+        one_hand_tables=0.7, ppo={"n_steps": 2, "batch_size": 1024, "n_epochs": 5,
+                                  "net_arch": [256, 256]},
         information_state_ppo={"net_arch": [64, 64]}))
     selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig)
     evaluate: EvalConfig = field(default_factory=EvalConfig)

@@ -143,11 +143,12 @@ class Run:
         table_players = list(_agents(c.table_players, self.rules).values())
         self.log(f"player: against {', '.join(banks)} on {self.config.table.rules}, "
                  f"{self.config.table.num_seats} seats, {c.timesteps} steps, "
-                 f"{_hands(self.config.stage_table_hands('player'))} a table")
+                 f"{_tables(self.config, 'player')}")
         return train_stage(self.dir / "player", "player", self.config,
                            {"bank": list(banks.values()), "players": table_players},
                            c.timesteps, self.seeds[0], banks, table_players[0],
                            table_hands=self.config.stage_table_hands("player"),
+                           one_hand_tables=c.one_hand_tables,
                            torch_threads=self.config.stage_torch_threads("player"))
 
     def bank(self) -> Path:
@@ -157,11 +158,12 @@ class Run:
         players = _agents(c.opponents, self.rules)
         self.log(f"bank: against {', '.join(players)} on {self.config.table.rules}, "
                  f"{self.config.table.num_seats} seats, {c.timesteps} steps, "
-                 f"{_hands(self.config.stage_table_hands('bank'))} a table")
+                 f"{_tables(self.config, 'bank')}")
         return train_stage(self.dir / "bank", "bank", self.config,
                            {"players": list(players.values())}, c.timesteps, self.seeds[1],
                            players, next(iter(players.values())),
                            table_hands=self.config.stage_table_hands("bank"),
+                           one_hand_tables=c.one_hand_tables,
                            torch_threads=self.config.stage_torch_threads("bank"))
 
     def information_state(self, role: str) -> Path:
@@ -171,7 +173,7 @@ class Run:
         self._enter(f"{role} on the information state", folder)
         others = _agents(c.opponents, self.rules)
         self.log(f"{role} on the information state: against {', '.join(others)}, "
-                 f"{c.timesteps} steps, {_hands(self.config.stage_table_hands(role))} a table")
+                 f"{c.timesteps} steps, {_tables(self.config, role)}")
         if role == "player":
             table_players = list(_agents(c.table_players, self.rules).values())
             opponents: dict[str, Any] = {"bank": list(others.values()),
@@ -183,6 +185,7 @@ class Run:
         return train_stage(folder, role, self.config, opponents, c.timesteps, seed, others,
                            first, observation_type=INFORMATION_STATE,
                            table_hands=self.config.stage_table_hands(role),
+                           one_hand_tables=c.one_hand_tables,
                            torch_threads=self.config.stage_torch_threads(role))
 
     def selfplay(self, player: Path | None, bank: Path | None) -> tuple[Path, Path]:
@@ -331,6 +334,13 @@ class Run:
 
 def _hands(count: int) -> str:
     return "one hand" if count == 1 else f"{count} hands"
+
+
+def _tables(config: TrainConfig, role: str) -> str:
+    """The hands a training table of ``role``'s stage plays, as its log line says it."""
+    line = f"{_hands(config.stage_table_hands(role))} a table"
+    share = getattr(config, role).one_hand_tables
+    return f"{line}, {share:.0%} of the tables one hand" if share else line
 
 
 def information_state_stage(role: str) -> str:

@@ -111,11 +111,12 @@ class EnvTimer(VecEnvWrapper):
 
 def make_vec_env(role: str, config: TrainConfig, opponents: Mapping[str, Any],
                  seed: int, observation_type: str = "observation",
-                 table_hands: int | None = None) -> EnvTimer:
+                 table_hands: int | None = None, one_hand_tables: float = 0.0) -> EnvTimer:
     """``run.n_envs`` tables of ``role``'s view, vectorised, monitored and timed: one batch
     of tables (``run.vec_env = "batch"``, or ``"auto"`` where the compiled engine plays the
     rules) or ``run.n_envs`` scalar views (:func:`uses_batch`), each of ``table_hands``
-    hands (default: ``table.table_hands``)."""
+    hands (default: ``table.table_hands``) but for the first ``one_hand_tables`` of them,
+    dealt afresh after every hand (:class:`BatchSeatVecEnv`; a view of one hand a table)."""
     table = config.table
     rules = Rules.resolve(table.rules)
     hands = table.table_hands if table_hands is None else table_hands
@@ -123,11 +124,13 @@ def make_vec_env(role: str, config: TrainConfig, opponents: Mapping[str, Any],
     if uses_batch(config.run.vec_env, rules):
         venv = BatchSeatVecEnv(role, rules, table.num_seats, config.run.n_envs,
                                opponents=dict(opponents), table_hands=hands,
-                               observation_type=observation_type, engine="compiled")
+                               observation_type=observation_type, engine="compiled",
+                               one_hand_tables=one_hand_tables)
     else:
-        factory = partial(make_view, role, rules, table.num_seats, hands,
-                          opponents, observation_type)
-        fns: list[Callable[[], Any]] = [factory] * config.run.n_envs
+        one_hand = round(one_hand_tables * config.run.n_envs)
+        fns: list[Callable[[], Any]] = [
+            partial(make_view, role, rules, table.num_seats, 1 if i < one_hand else hands,
+                    opponents, observation_type) for i in range(config.run.n_envs)]
         venv = VEC_ENV_CLASSES[config.run.vec_env if config.run.vec_env != "auto"
                                else "views"](fns)
     venv.seed(seed)
@@ -357,7 +360,7 @@ def train_stage(stage_dir: Path, role: str, config: TrainConfig,
                 baselines: Mapping[str, Policy], table_players: Policy,
                 init_from: Path | None = None, log: Callable[[str], None] = print,
                 observation_type: str = "observation", table_hands: int | None = None,
-                torch_threads: int | None = None) -> Path:
+                torch_threads: int | None = None, one_hand_tables: float = 0.0) -> Path:
     """Train (or finish training) one stage and return its ``model.zip`` (module doc).
 
     ``opponents``: the view's opponents (``{"bank": ..., "players": ...}``);
@@ -366,8 +369,9 @@ def train_stage(stage_dir: Path, role: str, config: TrainConfig,
     weights (self-play rounds continue the previous round's network);
     ``observation_type``: what the learner is given (the views' keyword), recorded
     in the model's description; ``table_hands``: hands per training table (default
-    ``table.table_hands``; the evaluations always play the table's); ``torch_threads``:
-    torch's threads (default ``run.torch_threads``).
+    ``table.table_hands``; the evaluations always play the table's); ``one_hand_tables``:
+    the share of training tables dealt afresh after every hand (:func:`make_vec_env`);
+    ``torch_threads``: torch's threads (default ``run.torch_threads``).
     """
     stage_dir.mkdir(parents=True, exist_ok=True)
     model_file = stage_dir / MODEL_FILE
@@ -376,7 +380,8 @@ def train_stage(stage_dir: Path, role: str, config: TrainConfig,
         return model_file
     threads = torch_threads or config.run.torch_threads
     torch.set_num_threads(threads)
-    env = make_vec_env(role, config, opponents, seed, observation_type, table_hands)
+    env = make_vec_env(role, config, opponents, seed, observation_type, table_hands,
+                       one_hand_tables)
     ppo = config.stage_ppo(role, observation_type)
     checkpoint = latest_checkpoint(stage_dir)
     if checkpoint is not None:
@@ -413,7 +418,8 @@ def train_stage(stage_dir: Path, role: str, config: TrainConfig,
     share = env.seconds / max(wall, 1e-9)
     ran = int(model.num_timesteps) - done_steps
     record = {"role": role, "timesteps": int(model.num_timesteps),
-              "table_hands": table_hands or config.table.table_hands, "torch_threads": threads,
+              "table_hands": table_hands or config.table.table_hands,
+              "one_hand_tables": one_hand_tables, "torch_threads": threads,
               "wall_s": round(wall, 1),
               "env_seconds": round(env.seconds, 1), "env_share": round(share, 3),
               "steps_this_start": ran, "steps_per_s": round(ran / max(wall, 1e-9), 1),
