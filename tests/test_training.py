@@ -228,6 +228,22 @@ def test_a_stage_trains_on_its_own_hands_per_table() -> None:
     assert [view.table_hands for view in views.venv.venv.envs] == [1, 1, 1, 3]
 
 
+def test_a_run_saved_before_one_hand_tables_resumes_as_it_began(tmp_path: Path) -> None:
+    """A run's config.toml written before ``one_hand_tables`` existed trained every table to
+    its table_hands: --resume reads 0 there, not today's default; a run that saved the key
+    keeps it."""
+    from train.pipeline import CONFIG_FILE, RUN_FILE, open_run
+
+    saved = cfg.TrainConfig().to_toml()
+    assert "one_hand_tables = 0.7" in saved
+    for text, expected in ((saved.replace("one_hand_tables = 0.7\n", ""), 0.0), (saved, 0.7)):
+        (tmp_path / CONFIG_FILE).write_text(text)
+        (tmp_path / RUN_FILE).write_text(json.dumps({"command": "all"}))
+        _command, config, _record = open_run(tmp_path)
+        assert (config.bank.one_hand_tables, config.player.one_hand_tables) == (expected, 0.0)
+    assert cfg.load(tmp_path / CONFIG_FILE).bank.one_hand_tables == 0.7  # a config file
+
+
 def test_a_stage_overrides_ppo_settings_for_itself_only(tmp_path: Path) -> None:
     config_file = tmp_path / "stage.toml"
     config_file.write_text("[ppo]\nlearning_rate = 3e-4\n\n[player]\n"

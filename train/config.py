@@ -454,8 +454,15 @@ def from_mapping(data: dict[str, Any], source: str = "config") -> TrainConfig:
     return config
 
 
-def load(path: str | Path) -> TrainConfig:
-    """A config from a TOML file."""
+SAVED_BEFORE_KEY: dict[tuple[str, str], Any] = {
+    ("player", "one_hand_tables"): 0.0, ("bank", "one_hand_tables"): 0.0}
+"""What a run whose ``config.toml`` was written before a key existed trained with, by
+``(section, key)``: a resumed run goes on as it began, not with today's default."""
+
+
+def load(path: str | Path, saved_run: bool = False) -> TrainConfig:
+    """A config from a TOML file; ``saved_run``: a run's own ``config.toml`` (``--resume``),
+    in which a key it lacks takes its :data:`SAVED_BEFORE_KEY` value, if any."""
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -463,6 +470,10 @@ def load(path: str | Path) -> TrainConfig:
         raise ConfigError(f"config file {str(path)!r} does not exist") from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"config file {str(path)!r} is not valid TOML: {exc}") from None
+    if saved_run:
+        for (section, key), value in SAVED_BEFORE_KEY.items():
+            if isinstance(data.get(section), dict):
+                data[section].setdefault(key, value)
     return from_mapping(data, source=f"config file {str(path)!r}")
 
 

@@ -108,7 +108,7 @@ def open_run(run_dir: Path) -> tuple[str, TrainConfig, dict[str, Any]]:
         raise ValueError(f"{str(run_dir)!r} is not a sette training run: it has no "
                          f"{' and no '.join(missing)} (a run directory is made by sette train)")
     record = json.loads((run_dir / RUN_FILE).read_text(encoding="utf-8"))
-    config = cfg.load(run_dir / CONFIG_FILE)
+    config = cfg.load(run_dir / CONFIG_FILE, saved_run=True)
     cfg.validate(config, record["command"],
                  source=f"config file {str(run_dir / CONFIG_FILE)!r}")
     return record["command"], config, record
