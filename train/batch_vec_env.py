@@ -22,8 +22,9 @@ hand has no place for the learner is dealt afresh. With ``one_hand_tables``
 is dealt afresh after every hand: every hand there starts from a full shoe and
 fresh stacks, as the hand the exact solver values does, and its observation is
 that of the first hand of a longer table, while the other tables play their
-``table_hands`` down the shoe. A hand in which the learner has no decision is played out and not returned; rewards settled
-before the learner's first decision of an episode count for nobody. The
+``table_hands`` down the shoe. A hand in which the learner has no decision is
+played out and not returned; rewards settled before the learner's first
+decision of an episode count for nobody. The
 reward is the learner's net chips of each settled hand in units of
 ``min_bet``; an illegal action ends the episode with ``illegal_reward`` and a
 fresh table next.
