@@ -163,6 +163,39 @@ def test_stepping_some_tables_leaves_the_others_alone():
         assert_same_events(fast, slow, t)
 
 
+def test_resets_and_steps_of_some_tables_keep_every_tables_rows_rewards_and_views():
+    """The kernels visit only the tables a call moves: the rows of the last call, the rewards
+    of the last step (a reset keeps the others'), every seat's observation and information
+    state stay the reference's at every table, moved or not, call after call."""
+    tables, seats = 40, 3
+    fast = BatchEngine("catalan", seats, tables, information_state=True)
+    slow = ScalarTables("catalan", seats, tables)
+    rng = np.random.default_rng(21)
+    seeds = np.arange(tables, dtype=np.int64) + 500
+    fast.reset(seeds)
+    slow.reset(seeds)
+    for call in range(400):
+        if call % 3 == 2:  # deal again at some of the tables, over or not
+            chosen = np.flatnonzero(rng.random(tables) < 0.2)
+            fast.reset(seeds[chosen] + call, tables=chosen)
+            slow.reset(seeds[chosen] + call, tables=chosen)
+        else:
+            live = np.flatnonzero(~slow.over)
+            chosen = live[rng.random(len(live)) < 0.3]
+            actions = random_actions(rng, slow.masks())[chosen]
+            fast.step(actions, tables=chosen)
+            slow.step(actions, tables=chosen)
+        assert_same_state(fast, slow, f"call {call}")
+        moved = np.zeros(tables, dtype=bool)
+        moved[chosen] = True
+        assert (fast.row_count[~moved] == 0).all(), f"call {call}: rows at a table left alone"
+        for seat in range(seats):
+            at = np.full(tables, seat)
+            assert np.array_equal(fast.observe(at), slow.observe(at)), f"call {call}"
+            assert np.array_equal(fast.information_state(at), slow.information_state(at)), \
+                f"call {call}"
+
+
 def test_a_table_plays_the_same_whatever_the_batch():
     """Same seed, same hands: alone, or among other tables stepping at other times."""
     def play_alone() -> np.ndarray:

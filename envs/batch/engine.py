@@ -135,8 +135,10 @@ class BatchEngine:
         self.row_capacity = 24 + 12 * s
         self.row_buffer = np.zeros((b, self.row_capacity, ROW), dtype=np.int64)
         self._mask = np.zeros((b, self.layout.size), dtype=np.int8)
-        self._where = np.empty(b, dtype=np.int64)
-        """Per table, for one kernel call: its row of the call's arguments, or -1 (left alone)."""
+        self._rows_last = np.zeros(0, dtype=np.int64)
+        """The tables the last call moved: the only ones with rows, zeroed by the next call."""
+        self._rewards_last = np.zeros(0, dtype=np.int64)
+        """The tables the last step moved: the only ones with rewards, zeroed by the next step."""
         # The protocol's arrays (envs.batch.api): views of the state, or refreshed by the kernels.
         self.actor = self._T[:, kt.T_ACTOR]
         self.phase = self._T[:, kt.T_PHASE]
@@ -197,12 +199,10 @@ class BatchEngine:
                 raise ValueError(f"chips must be {n} rows of {s} non-negative integers; got "
                                  f"{chips!r}")
             stacks = stacks.astype(np.int64)
-        where = self._where  # table -> its position in idx, -1 for the tables left alone
-        where.fill(-1)
-        where[idx] = np.arange(n)
         kernel: Any = reset_tables  # a numba dispatcher: its arguments are the kernel's
-        bad = kernel(*self._arrays(), idx, where, seed_array, bank_array, stacks,
+        bad = kernel(*self._arrays(), idx, self._rows_last, seed_array, bank_array, stacks,
                      *self._observing)
+        self._rows_last = idx
         self._after(bad, idx, reset=True)
 
     def step(self, actions: np.ndarray, tables: np.ndarray | None = None) -> None:
@@ -213,7 +213,7 @@ class BatchEngine:
         if acts.ndim != 1 or (acts.dtype.kind not in "iu" and len(acts)):
             raise ValueError(f"actions must be a 1-D array of integers, not {acts.dtype} of "
                              f"shape {acts.shape}")
-        acts = acts.astype(np.int64, copy=False)
+        acts = np.ascontiguousarray(acts, dtype=np.int64)
         if tables is None:
             if len(acts) != self.num_tables:
                 raise ValueError(f"{len(acts)} actions for {self.num_tables} tables")
@@ -231,11 +231,10 @@ class BatchEngine:
             what = f" ({names[a]})" if 0 <= a < len(names) else ""
             raise IllegalActionError(f"table {t}: action {a}{what} is not legal; legal: "
                                      f"{', '.join(legal) if legal else 'none (the episode is over)'}")
-        act = self._where  # table -> its action, -1 for the tables left alone
-        act.fill(-1)
-        act[idx] = acts
         kernel: Any = step_tables
-        overflow = kernel(*self._arrays(), idx, act, *self._observing)
+        overflow = kernel(*self._arrays(), idx, acts, self._rows_last, self._rewards_last,
+                          *self._observing)
+        self._rows_last = self._rewards_last = idx
         self._after(overflow, idx, reset=False)
 
     def _after(self, overflow: int, idx: np.ndarray, reset: bool) -> None:

@@ -2,21 +2,33 @@
 
 Each kernel takes the whole batch's arrays (:class:`envs.batch.engine.BatchEngine`
 holds them; :mod:`envs.batch.kernels_table` describes one table's slice) and
-runs one table's transition per iteration of a parallel loop, so no Python
-code runs per table. After a table moves, its mask (``Engine.action_mask()``),
-its ``over``, ``refused`` and ``in_hand`` flags and its rewards are brought up to date here.
+the indices of the tables it moves, and runs one table's transition per
+iteration of a parallel loop over those indices, so no Python code runs per
+table and a call that moves a few tables costs a few tables (an opponent's
+turn at some of the tables, as the VecEnv plays them). After a table moves,
+its mask (``Engine.action_mask()``), its ``over``, ``refused`` and ``in_hand``
+flags and its rewards are brought up to date here. Only the tables the
+previous call moved can have rows (and, after a step, rewards): the engine
+passes their indices and the kernel zeroes them first.
 
-With ``observing`` set, the same pass over the tables also feeds each moved
-table's new rows to the batch observer (:class:`envs.batch.observer.BatchObserver`,
+With ``observing`` set, the same pass also feeds each moved table's new rows
+and state to the batch observer (:class:`envs.batch.observer.BatchObserver`,
 whose arrays follow the engine's: :meth:`~envs.batch.observer.BatchObserver.kernel_arrays`),
 doing :func:`envs.batch.obs_kernels.update`'s work in its order: one kernel entry
 per call instead of two, and a table's rows read while they are still in cache.
 Without it the observer's arrays are a stand-in the kernel never touches.
 
-Each iteration first prefetches the lines of the table :data:`AHEAD` places on,
-when that table moves in this call (:func:`envs.batch.prefetch.prefetch_table`):
-a step waits on memory for its slices of some thirty arrays otherwise. A hint
-only: the same results.
+Each iteration first prefetches the lines of the table :data:`AHEAD` places on
+in the list (:func:`envs.batch.prefetch.prefetch_table`): a step waits on
+memory for its slices of some thirty arrays otherwise. A hint only: the same
+results.
+
+The per-table code is compiled without numba's reference counting
+(``_nrt=False``, here and in the modules it calls): a table's arrays are
+slices of the batch's, owned by the engine for the whole call, and counting
+references to them at every call between these functions (an atomic
+increment and decrement per array argument) took most of a step's time. Such
+code cannot allocate, so a table works only in its own arrays.
 """
 
 from __future__ import annotations
@@ -35,13 +47,13 @@ from envs.phases import OVER
 __all__ = ["reset_tables", "check_actions", "step_tables", "AHEAD"]
 
 AHEAD = 4
-"""How many tables ahead of the one it steps a loop prefetches (a few steps' compute covers
+"""How many places ahead in its list of tables a loop prefetches (a few steps' compute covers
 a memory load)."""
 _ROW_LINES = 6
 """Cache lines prefetched of a table's row buffer: its first rows, the ones a call writes."""
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _prefetch(u, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, observing, pub, own, tab,  # type: ignore[no-untyped-def]
               views):
     """Prefetch table ``u``'s slices of the arrays a step touches (nothing past the last)."""
@@ -61,7 +73,7 @@ def _prefetch(u, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, observing, pub, own
         prefetch_table(views, u, 2)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _publish(r, t, T, SE, OVER_, REFUSED, REW, IN_HAND):  # type: ignore[no-untyped-def]
     """The table's derived arrays: ``over``, ``refused``, the rewards of what it settled and
     the seats dealt into its hand (``Engine.order``)."""
@@ -76,7 +88,7 @@ def _publish(r, t, T, SE, OVER_, REFUSED, REW, IN_HAND):  # type: ignore[no-unty
         IN_HAND[t, SE[t, i, E_ORDER]] = True
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _moved(r, lad, t, T, SE, HF, CD, ROWS, MASK, OVER_, REFUSED, REW, IN_HAND, observing, pub,  # type: ignore[no-untyped-def]
            own, tab, views, nhands, current, status, side, hand_bank, bank, seen, stale, dirty,
            error, ints, floats, half, wild_sums, wipe_dealt, wipe_empty, wiped):
@@ -90,7 +102,7 @@ def _moved(r, lad, t, T, SE, HF, CD, ROWS, MASK, OVER_, REFUSED, REW, IN_HAND, o
                   wild_sums, wipe_dealt, wipe_empty, wiped)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _first_overflow(T, idx):  # type: ignore[no-untyped-def]
     """The first of the tables ``idx`` whose rows overflowed the buffer in this call, or -1."""
     for i in range(idx.shape[0]):
@@ -99,46 +111,52 @@ def _first_overflow(T, idx):  # type: ignore[no-untyped-def]
     return -1
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, _nrt=False)
+def _clear_rows(T, last):  # type: ignore[no-untyped-def]
+    """Zero the row counts of the tables ``last`` (the ones the previous call moved: only
+    they can have rows), so that afterwards only the tables this call moves have rows."""
+    for i in range(last.shape[0]):
+        T[last[i], T_ROWS] = 0
+
+
+@njit(cache=True, parallel=True, _nrt=False)
 def reset_tables(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFUSED, REW,  # type: ignore[no-untyped-def]
-                 IN_HAND, idx, where, seeds, banks, chips, observing, pub, own, tab, views,
+                 IN_HAND, idx, last, seeds, banks, chips, observing, pub, own, tab, views,
                  nhands, current, status, side, hand_bank, bank, seen, stale, dirty, error, ints,
                  floats, half, wild_sums, wipe_dealt, wipe_empty, wiped):
-    """``Engine.reset(seed=seeds[i], bank=banks[i] (-1: none), chips=chips[i])`` at table ``idx[i]``
-    (``where[t]`` is ``i`` at table ``idx[i]``, -1 elsewhere).
+    """``Engine.reset(seed=seeds[i], bank=banks[i] (-1: none), chips=chips[i])`` at table ``idx[i]``.
 
-    One pass over every table: its row count is zeroed (afterwards only the reset
-    tables have new rows), a reset table is dealt, and ``observing``, the observer
-    reads its rows and then every table's arrays (see the module docstring).
-    Returns the first table whose rows overflowed the buffer, or -1.
+    The row counts of the tables ``last`` (the previous call's) are zeroed, then
+    each table of ``idx`` is dealt and, ``observing``, the observer reads its
+    rows and its arrays (see the module docstring); the other tables are not
+    visited. Returns the first table whose rows overflowed the buffer, or -1.
     """
+    _clear_rows(T, last)
     phase, actor, jackpot = T[:, T_PHASE], T[:, T_ACTOR], T[:, T_JACKPOT]
     pile_left, played, stacks = T[:, T_PILE], T[:, T_PLAYED], SE[:, :, E_CHIPS]
-    for t in prange(T.shape[0]):
-        u = t + AHEAD
-        if u < T.shape[0] and where[u] >= 0:  # a table left alone touches too little to fetch
-            _prefetch(u, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, observing, pub, own, tab,
-                      views)
+    n = idx.shape[0]
+    for i in prange(n):
+        if i + AHEAD < n:
+            _prefetch(idx[i + AHEAD], T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, observing, pub,
+                      own, tab, views)
+        t = idx[i]
         T[t, T_ROWS] = 0
-        i = where[t]
-        if i >= 0:
-            for s in range(SE.shape[1]):
-                SE[t, s, E_CHIPS] = chips[i, s]
-            reset_table(r, lad, T[t], SE[t], HF[t], CD[t], PILE[t], DISC[t], RNG[t], ROWS[t],
-                        seeds[i], banks[i])
-            _moved(r, lad, t, T, SE, HF, CD, ROWS, MASK, OVER_, REFUSED, REW, IN_HAND,
-                   observing, pub, own, tab, views, nhands, current, status, side, hand_bank,
-                   bank, seen, stale, dirty, error, ints, floats, half, wild_sums, wipe_dealt,
-                   wipe_empty, wiped)
-            for s in range(REW.shape[1]):
-                REW[t, s] = 0.0
+        for s in range(SE.shape[1]):
+            SE[t, s, E_CHIPS] = chips[i, s]
+        reset_table(r, lad, T[t], SE[t], HF[t], CD[t], PILE[t], DISC[t], RNG[t], ROWS[t],
+                    seeds[i], banks[i])
+        _moved(r, lad, t, T, SE, HF, CD, ROWS, MASK, OVER_, REFUSED, REW, IN_HAND, observing,
+               pub, own, tab, views, nhands, current, status, side, hand_bank, bank, seen,
+               stale, dirty, error, ints, floats, half, wild_sums, wipe_dealt, wipe_empty, wiped)
+        for s in range(REW.shape[1]):
+            REW[t, s] = 0.0
         if observing:
             _read_state(t, phase, actor, stacks, REFUSED, jackpot, pile_left, played, pub, tab,
                         ints, floats)
     return _first_overflow(T, idx)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def check_actions(MASK, idx, actions):  # type: ignore[no-untyped-def]
     """The position of the first action that is not legal at its table, or -1 (nothing moves)."""
     size = MASK.shape[1]
@@ -149,36 +167,36 @@ def check_actions(MASK, idx, actions):  # type: ignore[no-untyped-def]
     return -1
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, _nrt=False)
 def step_tables(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFUSED, REW,  # type: ignore[no-untyped-def]
-                IN_HAND, idx, act, observing, pub, own, tab, views, nhands, current, status,
-                side, hand_bank, bank, seen, stale, dirty, error, ints, floats, half, wild_sums,
-                wipe_dealt, wipe_empty, wiped):
-    """The actor of table ``t`` takes ``act[t]`` (-1: the table is left alone) at the tables
-    ``idx`` (the ones with an action, checked legal by :func:`check_actions`).
+                IN_HAND, idx, acts, last, rewarded, observing, pub, own, tab, views, nhands,
+                current, status, side, hand_bank, bank, seen, stale, dirty, error, ints, floats,
+                half, wild_sums, wipe_dealt, wipe_empty, wiped):
+    """The actor of table ``idx[i]`` takes ``acts[i]`` (checked legal by :func:`check_actions`).
 
-    One pass over every table: its rewards and row count are zeroed, it moves if it
-    has an action, and ``observing`` as :func:`reset_tables`'. Returns the first table
-    whose rows overflowed the buffer, or -1.
+    The row counts of the tables ``last`` (the previous call's) and the rewards
+    of the tables ``rewarded`` (the previous step's: only they can hold any)
+    are zeroed, then each table of ``idx`` moves and, ``observing``, is read as
+    in :func:`reset_tables`; the other tables are not visited. Returns the
+    first table whose rows overflowed the buffer, or -1.
     """
+    _clear_rows(T, last)
+    for i in range(rewarded.shape[0]):
+        for s in range(REW.shape[1]):
+            REW[rewarded[i], s] = 0.0
     phase, actor, jackpot = T[:, T_PHASE], T[:, T_ACTOR], T[:, T_JACKPOT]
     pile_left, played, stacks = T[:, T_PILE], T[:, T_PLAYED], SE[:, :, E_CHIPS]
-    for t in prange(T.shape[0]):
-        u = t + AHEAD
-        if u < T.shape[0] and act[u] >= 0:  # a table left alone touches too little to fetch
-            _prefetch(u, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, observing, pub, own, tab,
-                      views)
+    n = idx.shape[0]
+    for i in prange(n):
+        if i + AHEAD < n:
+            _prefetch(idx[i + AHEAD], T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, observing, pub,
+                      own, tab, views)
+        t = idx[i]
         T[t, T_ROWS] = 0
-        T[t, T_REWARDED] = 0
-        for s in range(REW.shape[1]):
-            REW[t, s] = 0.0
-        a = act[t]
-        if a >= 0:
-            step_table(r, lad, T[t], SE[t], HF[t], CD[t], PILE[t], DISC[t], RNG[t], ROWS[t], a)
-            _moved(r, lad, t, T, SE, HF, CD, ROWS, MASK, OVER_, REFUSED, REW, IN_HAND,
-                   observing, pub, own, tab, views, nhands, current, status, side, hand_bank,
-                   bank, seen, stale, dirty, error, ints, floats, half, wild_sums, wipe_dealt,
-                   wipe_empty, wiped)
+        step_table(r, lad, T[t], SE[t], HF[t], CD[t], PILE[t], DISC[t], RNG[t], ROWS[t], acts[i])
+        _moved(r, lad, t, T, SE, HF, CD, ROWS, MASK, OVER_, REFUSED, REW, IN_HAND, observing,
+               pub, own, tab, views, nhands, current, status, side, hand_bank, bank, seen,
+               stale, dirty, error, ints, floats, half, wild_sums, wipe_dealt, wipe_empty, wiped)
         if observing:
             _read_state(t, phase, actor, stacks, REFUSED, jackpot, pile_left, played, pub, tab,
                         ints, floats)

@@ -48,6 +48,8 @@ _I_HI: Final = 2
 _I_LO: Final = 3
 _HAS32: Final = 4
 _BUF32: Final = 5
+_HASH: Final = _BUF32
+"""While seeding, the word that holds SeedSequence's running hash constant."""
 
 _U0 = np.uint64(0)
 _U1 = np.uint64(1)
@@ -67,7 +69,7 @@ _XSHIFT = np.uint64(16)
 _POOL: Final = 4
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _mulhi(x: np.uint64, y: np.uint64) -> np.uint64:
     """The high 64 bits of the 128-bit product ``x * y``."""
     x_lo = x & _MASK32
@@ -82,7 +84,7 @@ def _mulhi(x: np.uint64, y: np.uint64) -> np.uint64:
     return hi_hi + (hi_lo >> _U32) + (cross >> _U32)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _step(g: np.ndarray) -> None:
     """PCG64's LCG: ``state = state * multiplier + increment`` (mod 2**128)."""
     s_hi = g[_S_HI]
@@ -95,7 +97,7 @@ def _step(g: np.ndarray) -> None:
     g[_S_HI] = p_hi + g[_I_HI] + carry
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def next_uint64(g: np.ndarray) -> np.uint64:
     """One 64-bit draw: a step, then XSL-RR of the new state (numpy's ``pcg64_next64``)."""
     _step(g)
@@ -105,7 +107,7 @@ def next_uint64(g: np.ndarray) -> np.uint64:
     return (value >> rot) | (value << ((np.uint64(64) - rot) & np.uint64(63)))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def next_uint32(g: np.ndarray) -> np.uint64:
     """numpy's ``pcg64_next32``: the buffered high half, else the low half of a new draw."""
     if g[_HAS32]:
@@ -117,7 +119,7 @@ def next_uint32(g: np.ndarray) -> np.uint64:
     return value & _MASK32
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def random_interval(g: np.ndarray, top: np.uint64) -> np.uint64:
     """A draw of ``0..top``: the smallest bit mask covering ``top``, rejection above it."""
     if top == _U0:
@@ -140,7 +142,7 @@ def random_interval(g: np.ndarray, top: np.uint64) -> np.uint64:
     return value
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def shuffle(g: np.ndarray, items: np.ndarray, n: int) -> None:
     """``Generator.shuffle`` of ``items[:n]`` in place: swap ``i`` with a draw of ``0..i``, ``i`` from the end."""
     for i in range(n - 1, 0, -1):
@@ -150,7 +152,7 @@ def shuffle(g: np.ndarray, items: np.ndarray, n: int) -> None:
         items[j] = swap
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def integers(g: np.ndarray, n: int) -> np.int64:
     """``Generator.integers(n)`` for ``1 <= n <= 2**32``: Lemire's bounded multiply, rejection on the low word."""
     top = np.uint64(n - 1)
@@ -169,54 +171,60 @@ def integers(g: np.ndarray, n: int) -> np.int64:
     return np.int64(m >> _U32)
 
 
-@njit(cache=True, inline="always")
-def _hashmix(value: np.uint64, hash_const: np.ndarray) -> np.uint64:
-    value = (value ^ hash_const[0]) & _MASK32
-    hash_const[0] = (hash_const[0] * _MULT_A) & _MASK32
-    value = (value * hash_const[0]) & _MASK32
+@njit(cache=True, _nrt=False, inline="always")
+def _hashmix(value: np.uint64, g: np.ndarray) -> np.uint64:
+    """SeedSequence's ``hashmix``, its running constant kept in ``g[_HASH]`` (seeding only)."""
+    value = (value ^ g[_HASH]) & _MASK32
+    g[_HASH] = (g[_HASH] * _MULT_A) & _MASK32
+    value = (value * g[_HASH]) & _MASK32
     return value ^ (value >> _XSHIFT)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, _nrt=False, inline="always")
 def _mix(x: np.uint64, y: np.uint64) -> np.uint64:
     result = (_MIX_MULT_L * x - _MIX_MULT_R * y) & _MASK32
     return result ^ (result >> _XSHIFT)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False, inline="always")
+def _pool_word(g: np.ndarray, i: int) -> np.uint64:
+    """The 64-bit word ``i`` of ``generate_state(4, uint64)``: the pool hashed out to two
+    32-bit words (little end first) with the running constant ``g[_HASH]``."""
+    word = _U0
+    for half in range(2):
+        value = (g[(2 * i + half) % _POOL] ^ g[_HASH]) & _MASK32
+        g[_HASH] = (g[_HASH] * _MULT_B) & _MASK32
+        value = (value * g[_HASH]) & _MASK32
+        word |= (value ^ (value >> _XSHIFT)) << np.uint64(32 * half)
+    return word
+
+
+@njit(cache=True, _nrt=False)
 def seed_state(seed: int, g: np.ndarray) -> None:
     """Set ``g`` to ``np.random.default_rng(seed)``'s generator (``0 <= seed < 2**63``).
 
     ``SeedSequence(seed)``: the seed's 32-bit words (little end first; 0 is
-    one word) mixed into a pool of four, the pool hashed out to eight words,
-    read as four 64-bit words: the state's seed (high, low) and sequence
-    (high, low), then PCG64's ``srandom``: ``state = 0``, ``inc = seq << 1 | 1``,
-    a step, ``state += seed``, a step.
+    one word, and a missing word hashes as 0) mixed into a pool of four, the
+    pool hashed out to eight words, read as four 64-bit words: the state's
+    seed (high, low) and sequence (high, low), then PCG64's ``srandom``:
+    ``state = 0``, ``inc = seq << 1 | 1``, a step, ``state += seed``, a step.
+    The pool and the hash constant live in ``g`` until the state replaces
+    them (a compiled table allocates nothing).
     """
-    entropy = np.zeros(2, dtype=np.uint64)
-    entropy[0] = np.uint64(seed) & _MASK32
-    entropy[1] = np.uint64(seed) >> _U32
-    words = 2 if entropy[1] != _U0 else 1
-    pool = np.zeros(_POOL, dtype=np.uint64)
-    hash_const = np.zeros(1, dtype=np.uint64)
-    hash_const[0] = _INIT_A
-    for i in range(_POOL):
-        pool[i] = _hashmix(entropy[i] if i < words else _U0, hash_const)
+    g[_HASH] = _INIT_A
+    g[0] = _hashmix(np.uint64(seed) & _MASK32, g)
+    g[1] = _hashmix(np.uint64(seed) >> _U32, g)
+    g[2] = _hashmix(_U0, g)
+    g[3] = _hashmix(_U0, g)
     for i_src in range(_POOL):
         for i_dst in range(_POOL):
             if i_src != i_dst:
-                pool[i_dst] = _mix(pool[i_dst], _hashmix(pool[i_src], hash_const))
-    out = np.zeros(8, dtype=np.uint64)
-    const = _INIT_B
-    for i in range(8):
-        value = (pool[i % _POOL] ^ const) & _MASK32
-        const = (const * _MULT_B) & _MASK32
-        value = (value * const) & _MASK32
-        out[i] = value ^ (value >> _XSHIFT)
-    seed_hi = out[0] | (out[1] << _U32)
-    seed_lo = out[2] | (out[3] << _U32)
-    seq_hi = out[4] | (out[5] << _U32)
-    seq_lo = out[6] | (out[7] << _U32)
+                g[i_dst] = _mix(g[i_dst], _hashmix(g[i_src], g))
+    g[_HASH] = _INIT_B
+    seed_hi = _pool_word(g, 0)
+    seed_lo = _pool_word(g, 1)
+    seq_hi = _pool_word(g, 2)
+    seq_lo = _pool_word(g, 3)
     g[_S_HI] = _U0
     g[_S_LO] = _U0
     g[_I_HI] = (seq_hi << _U1) | (seq_lo >> np.uint64(63))
