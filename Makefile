@@ -37,10 +37,12 @@ typecheck: $(STAMP)
 # file stays in one worker, so its fixtures are built once), after the batch engine's numba
 # kernels are compiled once into their disk cache (python -m envs.batch.warm) rather than by
 # every worker at once; then the RLlib backend's tests in their own virtualenv (make test-rllib).
-# TEST_WORKERS=0 runs the suite in one process.
+# TEST_WORKERS=0 runs the suite in one process. The workers share the cores, so their
+# kernels use numba's non-spinning workqueue threading layer (envs/batch/threads.py says
+# why; tests/test_batch_threads.py plays the default layer too).
 test: typecheck
 	$(BIN)/python -m envs.batch.warm
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile
+	NUMBA_THREADING_LAYER=workqueue $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile
 	$(MAKE) test-rllib
 
 # The RLlib backend's own virtualenv (ray[rllib] 2.60 pins gymnasium==1.2.2): the
