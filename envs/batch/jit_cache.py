@@ -24,12 +24,12 @@ _ENVS: Final = _HERE.parent
 
 _CONSTANTS: Final = tuple(_ENVS / name for name in (
     "actions.py", "cards.py", "hands.py", "phases.py", "rulebook.py", "events.py", "rules.py"))
-_RULEBOOK: Final = (_HERE / "kernels_rulebook.py", *_CONSTANTS)
+_RULEBOOK: Final = (_HERE / "kernels_rulebook.py", _HERE / "table_jit.py", *_CONSTANTS)
 _TABLE: Final = (_HERE / "kernels_table.py", _HERE / "rng.py", _HERE / "event_rows.py",
                  *_RULEBOOK)
 
 SOURCES: Final[dict[str, tuple[Path, ...]]] = {
-    "rng": (_HERE / "rng.py",),
+    "rng": (_HERE / "rng.py", _HERE / "table_jit.py"),
     "kernels_rulebook": _RULEBOOK,
     "kernels_table": _TABLE,
     "kernels": (_HERE / "kernels.py", *_TABLE, _HERE / "obs_kernels.py",

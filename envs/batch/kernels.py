@@ -23,18 +23,14 @@ in the list (:func:`envs.batch.prefetch.prefetch_table`): a step waits on
 memory for its slices of some thirty arrays otherwise. A hint only: the same
 results.
 
-The per-table code is compiled without numba's reference counting
-(``_nrt=False``, here and in the modules it calls): a table's arrays are
-slices of the batch's, owned by the engine for the whole call, and counting
-references to them at every call between these functions (an atomic
-increment and decrement per array argument) took most of a step's time. Such
-code cannot allocate, so a table works only in its own arrays.
+The per-table code and these loops are compiled by :func:`envs.batch.table_jit.table_jit`
+(numba without its reference counts: it says why).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from envs.batch import kernels_rulebook as rb
 from envs.batch.kernels_table import (E_CHIPS, E_NET, E_ORDER, E_REFUSED, T_ACTOR, T_JACKPOT,
@@ -42,6 +38,7 @@ from envs.batch.kernels_table import (E_CHIPS, E_NET, E_ORDER, E_REFUSED, T_ACTO
                                       T_REWARDED, T_ROWS, fill_mask, reset_table, step_table)
 from envs.batch.obs_kernels import _read_state, read_rows
 from envs.batch.prefetch import prefetch_table
+from envs.batch.table_jit import table_jit
 from envs.phases import OVER
 
 __all__ = ["reset_tables", "check_actions", "step_tables", "AHEAD"]
@@ -53,7 +50,7 @@ _ROW_LINES = 6
 """Cache lines prefetched of a table's row buffer: its first rows, the ones a call writes."""
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _prefetch(u, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, observing, pub, own, tab,  # type: ignore[no-untyped-def]
               views):
     """Prefetch table ``u``'s slices of the arrays a step touches (nothing past the last)."""
@@ -73,7 +70,7 @@ def _prefetch(u, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, observing, pub, own
         prefetch_table(views, u, 2)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _publish(r, t, T, SE, OVER_, REFUSED, REW, IN_HAND):  # type: ignore[no-untyped-def]
     """The table's derived arrays: ``over``, ``refused``, the rewards of what it settled and
     the seats dealt into its hand (``Engine.order``)."""
@@ -88,7 +85,7 @@ def _publish(r, t, T, SE, OVER_, REFUSED, REW, IN_HAND):  # type: ignore[no-unty
         IN_HAND[t, SE[t, i, E_ORDER]] = True
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _moved(r, lad, t, T, SE, HF, CD, ROWS, MASK, OVER_, REFUSED, REW, IN_HAND, observing, pub,  # type: ignore[no-untyped-def]
            own, tab, views, nhands, current, status, side, hand_bank, bank, seen, stale, dirty,
            error, ints, floats, half, wild_sums, wipe_dealt, wipe_empty, wiped):
@@ -102,7 +99,7 @@ def _moved(r, lad, t, T, SE, HF, CD, ROWS, MASK, OVER_, REFUSED, REW, IN_HAND, o
                   wild_sums, wipe_dealt, wipe_empty, wiped)
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _first_overflow(T, idx):  # type: ignore[no-untyped-def]
     """The first of the tables ``idx`` whose rows overflowed the buffer in this call, or -1."""
     for i in range(idx.shape[0]):
@@ -111,7 +108,7 @@ def _first_overflow(T, idx):  # type: ignore[no-untyped-def]
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _clear_rows(T, last):  # type: ignore[no-untyped-def]
     """Zero the row counts of the tables ``last`` (the ones the previous call moved: only
     they can have rows), so that afterwards only the tables this call moves have rows."""
@@ -119,7 +116,7 @@ def _clear_rows(T, last):  # type: ignore[no-untyped-def]
         T[last[i], T_ROWS] = 0
 
 
-@njit(cache=True, parallel=True, _nrt=False)
+@table_jit(parallel=True)
 def reset_tables(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFUSED, REW,  # type: ignore[no-untyped-def]
                  IN_HAND, idx, last, seeds, banks, chips, observing, pub, own, tab, views,
                  nhands, current, status, side, hand_bank, bank, seen, stale, dirty, error, ints,
@@ -156,7 +153,7 @@ def reset_tables(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFU
     return _first_overflow(T, idx)
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def check_actions(MASK, idx, actions):  # type: ignore[no-untyped-def]
     """The position of the first action that is not legal at its table, or -1 (nothing moves)."""
     size = MASK.shape[1]
@@ -167,7 +164,7 @@ def check_actions(MASK, idx, actions):  # type: ignore[no-untyped-def]
     return -1
 
 
-@njit(cache=True, parallel=True, _nrt=False)
+@table_jit(parallel=True)
 def step_tables(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFUSED, REW,  # type: ignore[no-untyped-def]
                 IN_HAND, idx, acts, last, rewarded, observing, pub, own, tab, views, nhands,
                 current, status, side, hand_bank, bank, seen, stale, dirty, error, ints, floats,

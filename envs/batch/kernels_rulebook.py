@@ -17,9 +17,9 @@ from __future__ import annotations
 from typing import Final
 
 import numpy as np
-from numba import njit
 
 from envs.batch.jit_cache import refresh
+from envs.batch.table_jit import table_jit
 
 from envs.cards import HALF_POINTS, SEVEN_AND_HALF, parse_card
 from envs.hands import DECLARED, FUSILAR, MORT, NONE, PAIR_OF_SEVENS, TRIPLE
@@ -132,13 +132,13 @@ def pack_rules(rules: Rules) -> np.ndarray:
     return r
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def is_figure(card: int) -> bool:
     """Sota, caballo and rey (RULES.md §1: each worth ½)."""
     return card % _NUM_RANKS >= 7
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def best_total(base: int, wilds: int) -> int:
     """RULES.md §1 the matta (:func:`envs.hands.best_total`): each wild card ½ or 1–7, the
     highest total not above 7½, else the lowest."""
@@ -160,7 +160,7 @@ def best_total(base: int, wilds: int) -> int:
     return base + wilds
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def hand_form(n: int, first: int, second: int, wild: int, pair_of_sevens: bool,
               triple: bool) -> int:
     """RULES.md §4.8, §8.4 (:func:`envs.rulebook.hand_form`) of a hand of ``n`` cards whose
@@ -177,7 +177,7 @@ def hand_form(n: int, first: int, second: int, wild: int, pair_of_sevens: bool,
     return NONE
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def payout_multiple(r: np.ndarray, total: int, card_count: int) -> int:
     """RULES.md §4.8 (:func:`envs.rulebook.payout_multiple`)."""
     if total == SEVEN_AND_HALF and (card_count == 2 or r[R_ANY_SEVEN_AND_HALF_PAYS]):
@@ -185,7 +185,7 @@ def payout_multiple(r: np.ndarray, total: int, card_count: int) -> int:
     return 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def route_multiple(r: np.ndarray, total: int, card_count: int, special: int, bank_total: int,
                    bank_card_count: int, bank_pair: bool) -> int:
     """RULES.md §4.7, §4.8, §6 (:func:`envs.rulebook.route_multiple`)."""
@@ -208,7 +208,7 @@ def route_multiple(r: np.ndarray, total: int, card_count: int, special: int, ban
     return payout_multiple(r, total, card_count) if total > bank_total else 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def winning_multiple(r: np.ndarray, total: int, card_count: int, special: int, form: int,
                      bank_total: int, bank_card_count: int, bank_pair: bool) -> int:
     """RULES.md §4.7, §4.8, §6, §8.4 (:func:`envs.rulebook.winning_multiple`)."""
@@ -222,38 +222,38 @@ def winning_multiple(r: np.ndarray, total: int, card_count: int, special: int, f
                                        bank_card_count, bank_pair))
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def covered_pay(multiple: int, stake: int, bank_chips: int) -> int:
     """RULES.md §4.8 coverage (:func:`envs.rulebook.covered_pay`)."""
     return min(multiple * stake, bank_chips)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def wins_jackpot(total: int, card_count: int, special: int, bank_total: int) -> bool:
     """RULES.md §4.9 (:func:`envs.rulebook.wins_jackpot`)."""
     return bank_total != SEVEN_AND_HALF and total == SEVEN_AND_HALF and card_count == 2 \
         and special != FUSILAR
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def hit_face_up(hidden_cards: int, hidden_count: int) -> bool:
     """RULES.md §4.3, §8.6 (:func:`envs.rulebook.hit_face_up`)."""
     return hidden_cards == FIRST_ONLY or hidden_count > 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def forces_chase(special: int, status: int, chase_declared: bool) -> bool:
     """RULES.md §4.6, §6 fusilar (:func:`envs.rulebook.forces_chase`)."""
     return special == FUSILAR or (chase_declared and status == DECLARED)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def split_floor(r: np.ndarray, stake: int) -> int:
     """RULES.md §6, §8.9 (:func:`envs.rulebook.split_floor`)."""
     return stake if r[R_SPLIT_RULE] == SPLIT_UNLIMITED else r[R_SMALLEST_STAKE]
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def stake_on_offer(r: np.ndarray, ladder: np.ndarray, low: int, high: int) -> bool:
     """RULES.md §8.9 (:func:`envs.rulebook.stake_on_offer`)."""
     for k in ladder:
@@ -262,7 +262,7 @@ def stake_on_offer(r: np.ndarray, ladder: np.ndarray, low: int, high: int) -> bo
     return False
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def may_split(r: np.ndarray, ladder: np.ndarray, n: int, first: int, second: int,
               special: int, doubled: bool, opened: int, chips: int, stake: int) -> bool:
     """RULES.md §6 split, §8.9 (:func:`envs.rulebook.may_split`) for the figure rules.
@@ -279,7 +279,7 @@ def may_split(r: np.ndarray, ladder: np.ndarray, n: int, first: int, second: int
     return stake_on_offer(r, ladder, split_floor(r, stake), min(r[R_MAX_BET], chips))
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def qualifies_for_bank(bank_transfer: int, form: int, multiple: int, total: int,
                        card_count: int) -> bool:
     """RULES.md §5, §8.1, §8.3, §8.4 (:func:`envs.rulebook.qualifies_for_bank`)."""
@@ -292,7 +292,7 @@ def qualifies_for_bank(bank_transfer: int, form: int, multiple: int, total: int,
     return total == SEVEN_AND_HALF
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def bank_cover(r: np.ndarray, players: int) -> int:
     """RULES.md §5 ``bank_min_cover`` (:func:`envs.rulebook.bank_cover`)."""
     if r[R_BANK_MIN_COVER]:
@@ -300,13 +300,13 @@ def bank_cover(r: np.ndarray, players: int) -> int:
     return r[R_MIN_BET]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def seat_need(smallest_stake: int, jackpot_ante: int) -> int:
     """RULES.md §2, §8.9 (:func:`envs.rulebook.seat_need`)."""
     return smallest_stake + jackpot_ante
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def card_points(card: int) -> int:
     """RULES.md §1: a card's value in half points (:data:`envs.cards.HALF_POINTS`)."""
     return _HALF_POINTS[card]

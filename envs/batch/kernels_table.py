@@ -36,13 +36,13 @@ from __future__ import annotations
 from typing import Final
 
 import numpy as np
-from numba import njit
 
 from envs import actions as A
 from envs.batch import event_rows as ev
 from envs.batch import kernels_rulebook as rb
 from envs.batch.kernels_rulebook import R_SIZE
 from envs.batch.rng import integers, seed_state, shuffle
+from envs.batch.table_jit import table_jit
 from envs.cards import SEVEN_AND_HALF
 from envs.hands import (BUST, DECLARED, MORT, NONE, PAIR_OF_SEVENS, PLAYING, SECRET, STOOD,
                         TRIPLE, WAITING)
@@ -160,7 +160,7 @@ _S_MORT: Final = ev.SPECIAL_ID["mort"]
 
 
 # ------------------------------------------------------------------------- rows
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _claim_row(tt, rows):  # type: ignore[no-untyped-def]
     """The index of the next free row, zeroed and counted, or -1 when the buffer is full
     (flagged as an overflow, unless the buffer has no rows at all: nobody reads the rows)."""
@@ -175,7 +175,7 @@ def _claim_row(tt, rows):  # type: ignore[no-untyped-def]
     return k
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _row(tt, rows, kind, a, b, c, d, e, f):  # type: ignore[no-untyped-def]
     """Log one event as a row: its kind, then up to six fields (unused ones 0)."""
     k = _claim_row(tt, rows)
@@ -190,7 +190,7 @@ def _row(tt, rows, kind, a, b, c, d, e, f):  # type: ignore[no-untyped-def]
     rows[k, 6] = f
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _hand_row(tt, se, rows):  # type: ignore[no-untyped-def]
     """``("hand", number, bank, streak, order)``."""
     k = _claim_row(tt, rows)
@@ -206,7 +206,7 @@ def _hand_row(tt, se, rows):  # type: ignore[no-untyped-def]
         rows[k, 5 + i] = se[i, E_ORDER]
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _chips_row(tt, se, rows):  # type: ignore[no-untyped-def]
     """``("chips", chips, jackpot)``."""
     k = _claim_row(tt, rows)
@@ -221,36 +221,36 @@ def _chips_row(tt, se, rows):  # type: ignore[no-untyped-def]
 
 
 # ------------------------------------------------------------------------- hands
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _slots(r):  # type: ignore[no-untyped-def]
     return r[C_HAND_SLOTS]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _bank_slot(r):  # type: ignore[no-untyped-def]
     return r[C_NUM_SEATS] * r[C_HAND_SLOTS]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _seat_of(r, tt, slot):  # type: ignore[no-untyped-def]
     if slot == _bank_slot(r):
         return tt[T_BANK]
     return slot // r[C_HAND_SLOTS]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _index_of(r, slot):  # type: ignore[no-untyped-def]
     if slot == _bank_slot(r):
         return 0
     return slot % r[C_HAND_SLOTS]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _clear_hand(hf, slot):  # type: ignore[no-untyped-def]
     hf[slot, :] = 0  # Hand(): no cards, WAITING, no stake, NONE
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _add(r, hf, cd, slot, card, up, unseen):  # type: ignore[no-untyped-def]
     """``Hand.add``: the card, its face, and the new total (the matta at its best)."""
     h = hf[slot]
@@ -269,7 +269,7 @@ def _add(r, hf, cd, slot, card, up, unseen):  # type: ignore[no-untyped-def]
         h[H_TOTAL] = rb.best_total(h[H_BASE], h[H_WILDS]) if h[H_WILDS] else h[H_BASE]
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _remove_last(r, hf, cd, slot):  # type: ignore[no-untyped-def]
     """``Hand.remove_last``: the last card out, rescored; returns it (face and unseen stay in ``cd``)."""
     h = hf[slot]
@@ -286,14 +286,14 @@ def _remove_last(r, hf, cd, slot):  # type: ignore[no-untyped-def]
     return n
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _form(r, hf, cd, slot):  # type: ignore[no-untyped-def]
     """RULES.md §4.8, §8.4: the hand's special form from its cards (``Engine._form``)."""
     return rb.hand_form(hf[slot, H_CARDS], cd[slot, 0, C_CODE], cd[slot, 1, C_CODE],
                         r[rb.R_WILD], r[rb.R_PAIR_OF_SEVENS] != 0, r[rb.R_TRIPLE] != 0)
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _player_wins(r, hf, cd, slot):  # type: ignore[no-untyped-def]
     """``Engine._player_wins``: the multiple the hand wins, 0 if the bank wins."""
     b = _bank_slot(r)
@@ -302,7 +302,7 @@ def _player_wins(r, hf, cd, slot):  # type: ignore[no-untyped-def]
                                hf[b, H_SPECIAL] == PAIR_OF_SEVENS)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _set_status(r, tt, se, hf, rows, slot, status):  # type: ignore[no-untyped-def]
     hf[slot, H_STATUS] = status
     seat = _seat_of(r, tt, slot)
@@ -311,7 +311,7 @@ def _set_status(r, tt, se, hf, rows, slot, status):  # type: ignore[no-untyped-d
     _row(tt, rows, ev.K_STATUS, seat, status, index, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _reveal(r, tt, hf, cd, rows, slot):  # type: ignore[no-untyped-def]
     """Every face-down card of the hand turned up (``Engine._reveal``)."""
     if hf[slot, H_HIDDEN] == 0:
@@ -329,26 +329,26 @@ def _reveal(r, tt, hf, cd, rows, slot):  # type: ignore[no-untyped-def]
 
 
 # ------------------------------------------------------------------------- cards
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _shuffle_all(tt, pile, g, rows):  # type: ignore[no-untyped-def]
     shuffle(g, pile, tt[T_PILE])
     tt[T_SEEN:T_SEEN + _NUM_RANKS] = 0
     _row(tt, rows, ev.K_SHUFFLE, tt[T_PILE], 0, 0, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _can_draw(r, tt):  # type: ignore[no-untyped-def]
     return tt[T_PILE] > 0 or (r[rb.R_RESHUFFLE] != rb.EVERY_HAND and tt[T_DISCARD] > 0)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _count_face_up(tt, hf, cd, slot):  # type: ignore[no-untyped-def]
     for i in range(hf[slot, H_CARDS]):
         if cd[slot, i, C_UP]:
             tt[T_SEEN + cd[slot, i, C_CODE] % _NUM_RANKS] += 1
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _draw(r, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no-untyped-def]
     if tt[T_PILE] == 0:
         # RULES.md §3 when_empty: the discard pile (not cards in play) becomes the shoe.
@@ -369,7 +369,7 @@ def _draw(r, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no-untyped-de
     return np.int64(pile[n])
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _give(r, tt, se, hf, cd, pile, disc, g, rows, slot, up, unseen):  # type: ignore[no-untyped-def]
     card = _draw(r, tt, se, hf, cd, pile, disc, g, rows)
     _add(r, hf, cd, slot, card, up, unseen)
@@ -378,7 +378,7 @@ def _give(r, tt, se, hf, cd, pile, disc, g, rows, slot, up, unseen):  # type: ig
     _row(tt, rows, ev.K_CARD, _seat_of(r, tt, slot), card, up, _index_of(r, slot), unseen, 0)
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _discard_initial(r, tt, hf, cd, disc, rows, slot, reason):  # type: ignore[no-untyped-def]
     """Take the initial card out of the hand, shown, onto the discard pile."""
     i = _remove_last(r, hf, cd, slot)
@@ -390,7 +390,7 @@ def _discard_initial(r, tt, hf, cd, disc, rows, slot, reason):  # type: ignore[n
 
 
 # ------------------------------------------------------------------------- the bank seat
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _can_hold_bank(r, se, seat):  # type: ignore[no-untyped-def]
     """``bank_seat.can_hold_bank`` (RULES.md §5)."""
     need = rb.seat_need(r[rb.R_SMALLEST_STAKE], r[rb.R_JACKPOT_ANTE])
@@ -403,7 +403,7 @@ def _can_hold_bank(r, se, seat):  # type: ignore[no-untyped-def]
     return se[seat, E_CHIPS] >= rb.bank_cover(r, players)
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _next_bank_seat(r, se, start):  # type: ignore[no-untyped-def]
     """``bank_seat.next_bank_seat``: the first seat from ``start`` able to hold the bank, or -1."""
     n = se.shape[0]
@@ -414,7 +414,7 @@ def _next_bank_seat(r, se, start):  # type: ignore[no-untyped-def]
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _settle_bank_seat(r, tt, se, rows, seat, reason):  # type: ignore[no-untyped-def]
     """``bank_seat.settle_bank_seat`` (RULES.md §5 ``bank_min_cover``)."""
     s = _next_bank_seat(r, se, seat)
@@ -427,12 +427,12 @@ def _settle_bank_seat(r, tt, se, rows, seat, reason):  # type: ignore[no-untyped
     return True
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _high_card_key(card):  # type: ignore[no-untyped-def]
     return (card % _NUM_RANKS) * 4 + _SUIT_ORDER[card // _NUM_RANKS]
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _draw_first_bank(r, tt, se, pile, g, rows):  # type: ignore[no-untyped-def]
     """``bank_seat.draw_first_bank``: RULES.md §5 high card (ties re-dealt) or at random.
 
@@ -472,12 +472,12 @@ def _draw_first_bank(r, tt, se, pile, g, rows):  # type: ignore[no-untyped-def]
             return winner
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _last_hand(r, tt):  # type: ignore[no-untyped-def]
     return r[C_MAX_HANDS] >= 0 and tt[T_PLAYED] + 1 >= r[C_MAX_HANDS]
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _transfer_reason(r, se, hf, cd, seat):  # type: ignore[no-untyped-def]
     base = seat * _slots(r)
     for h in range(se[seat, E_HANDS]):
@@ -489,7 +489,7 @@ def _transfer_reason(r, se, hf, cd, seat):  # type: ignore[no-untyped-def]
     return _R_NATURAL if r[rb.R_BANK_TRANSFER] == rb.NATURAL_ONLY else _R_SEVEN_AND_HALF
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _pass_on(r, tt, se, rows, new_bank, reason):  # type: ignore[no-untyped-def]
     """``bank_seat.pass_on``: RULES.md §5, §8.2 ``max_bank_hands``."""
     if new_bank >= 0:
@@ -504,7 +504,7 @@ def _pass_on(r, tt, se, rows, new_bank, reason):  # type: ignore[no-untyped-def]
             _row(tt, rows, ev.K_BANK, successor, _R_MAX_BANK_HANDS, 0, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _transfer_candidates(r, tt, se, hf, cd, out):  # type: ignore[no-untyped-def]
     """``bank_seat.transfer_candidates`` into ``out``; returns how many."""
     kind = r[rb.R_BANK_TRANSFER]
@@ -527,14 +527,14 @@ def _transfer_candidates(r, tt, se, hf, cd, out):  # type: ignore[no-untyped-def
 
 
 # ------------------------------------------------------------------------- hand flow
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _finish_episode(tt, rows):  # type: ignore[no-untyped-def]
     tt[T_PHASE] = OVER
     tt[T_ACTOR] = -1
     _row(tt, rows, ev.K_OVER, tt[T_PLAYED], 0, 0, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _start_hand(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no-untyped-def]
     n = se.shape[0]
     if r[rb.R_RESHUFFLE] == rb.EVERY_HAND and tt[T_PLAYED]:
@@ -586,7 +586,7 @@ def _start_hand(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no
         _deal(r, lad, tt, se, hf, cd, pile, disc, g, rows)
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _deal(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no-untyped-def]
     """One card face down to each player in turn order, then the bank (``Engine._deal``).
 
@@ -612,7 +612,7 @@ def _deal(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no-untyp
     _begin_turn(r, lad, tt, se, hf, cd, pile, disc, g, rows, _FIRST_TURN)
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _begin_turn(r, lad, tt, se, hf, cd, pile, disc, g, rows, turn):  # type: ignore[no-untyped-def]
     tt[T_TURN] = turn
     tt[T_RAISED] = 0
@@ -632,7 +632,7 @@ def _begin_turn(r, lad, tt, se, hf, cd, pile, disc, g, rows, turn):  # type: ign
         tt[T_PHASE] = PLAY
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _next_hand(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no-untyped-def]
     """The hand in play is done: the seat's next split hand, or the next seat."""
     actor = tt[T_ACTOR]
@@ -645,7 +645,7 @@ def _next_hand(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no-
         _begin_turn(r, lad, tt, se, hf, cd, pile, disc, g, rows, tt[T_TURN] + 1)
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _after_card(r, lad, tt, se, hf, cd, pile, disc, g, rows, slot):  # type: ignore[no-untyped-def]
     """Bust, a declared 7½ and a pair of sevens end the hand in play (True if ended)."""
     h = hf[slot]
@@ -674,7 +674,7 @@ def _after_card(r, lad, tt, se, hf, cd, pile, disc, g, rows, slot):  # type: ign
     return False
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _bust(r, tt, se, hf, cd, rows, slot):  # type: ignore[no-untyped-def]
     """RULES.md §4.4: the hand is shown; its stake goes to the bank at once."""
     _set_status(r, tt, se, hf, rows, slot, BUST)
@@ -685,7 +685,7 @@ def _bust(r, tt, se, hf, cd, rows, slot):  # type: ignore[no-untyped-def]
     _row(tt, rows, ev.K_BUST, _seat_of(r, tt, slot), hf[slot, H_TOTAL], lost, 0, 0, 0)
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _begin_bank_turn(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no-untyped-def]
     """RULES.md §4.6: the bank turns its cards up; it plays if anyone is left."""
     tt[T_PHASE] = BANK
@@ -704,7 +704,7 @@ def _begin_bank_turn(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: igno
     _settle(r, lad, tt, se, hf, cd, pile, disc, g, rows)
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _settle(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no-untyped-def]
     """RULES.md §4.7–4.9: collect, pay in turn order within coverage, jackpot."""
     bank = tt[T_BANK]
@@ -774,7 +774,7 @@ def _settle(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no-unt
     _begin_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows)
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _tally(r, tt, se, hf, prize_seat, prize):  # type: ignore[no-untyped-def]
     """What the settlement left each seat: net chips, played, busted, a natural, the jackpot won."""
     slots = _slots(r)
@@ -802,7 +802,7 @@ def _tally(r, tt, se, hf, prize_seat, prize):  # type: ignore[no-untyped-def]
 
 
 # ------------------------------------------------------------------------- the transfer
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _begin_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no-untyped-def]
     """``bank_seat.begin_transfer`` (RULES.md §5, §8.8): the candidates are listed in the
     seats' ``E_QUEUE`` entries, the queue of the seats to be asked."""
@@ -823,7 +823,7 @@ def _begin_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignor
         _ask_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows)
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _ask_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no-untyped-def]
     if tt[T_QUEUE_LEN]:
         seat = se[0, E_QUEUE]
@@ -837,13 +837,13 @@ def _ask_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[
     _after_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows, _NO_SEAT)
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _after_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows, new_bank):  # type: ignore[no-untyped-def]
     reason = 0 if new_bank < 0 else _transfer_reason(r, se, hf, cd, new_bank)
     _end_hand(r, lad, tt, se, hf, cd, pile, disc, g, rows, new_bank, reason)
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _answer_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows, action):  # type: ignore[no-untyped-def]
     """``bank_seat.answer_transfer``: take (or claim) the bank, or refuse it."""
     seat = se[0, E_QUEUE]
@@ -860,7 +860,7 @@ def _answer_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows, action):  # ty
     _ask_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows)
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _end_hand(r, lad, tt, se, hf, cd, pile, disc, g, rows, new_bank, reason):  # type: ignore[no-untyped-def]
     """Discard the cards, rotate the bank, start the next hand or end."""
     tt[T_PLAYED] += 1
@@ -891,7 +891,7 @@ def _end_hand(r, lad, tt, se, hf, cd, pile, disc, g, rows, new_bank, reason):  #
     tt[T_NEXT_HAND] = 1  # the caller starts it: no call cycle (numba caches no recursion)
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _play_on(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no-untyped-def]
     """Start each next hand a transition ended with, until the table waits for a decision.
 
@@ -905,7 +905,7 @@ def _play_on(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no-un
 
 
 # ------------------------------------------------------------------------- actions
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _bet_action(r, lad, tt, se, hf, cd, pile, disc, g, rows, action):  # type: ignore[no-untyped-def]
     seat = tt[T_ACTOR]
     index = tt[T_HAND_INDEX]
@@ -928,7 +928,7 @@ def _bet_action(r, lad, tt, se, hf, cd, pile, disc, g, rows, action):  # type: i
         tt[T_PHASE] = PLAY
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _split(r, tt, se, hf, cd, rows, slot):  # type: ignore[no-untyped-def]
     """RULES.md §6 split (``house_rules.Split.apply``): the last card starts the next hand."""
     seat = tt[T_ACTOR]
@@ -964,7 +964,7 @@ def _split(r, tt, se, hf, cd, rows, slot):  # type: ignore[no-untyped-def]
         tt[T_PHASE] = BET
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _player_action(r, lad, tt, se, hf, cd, pile, disc, g, rows, action):  # type: ignore[no-untyped-def]
     seat = tt[T_ACTOR]
     index = tt[T_HAND_INDEX]
@@ -1017,7 +1017,7 @@ def _player_action(r, lad, tt, se, hf, cd, pile, disc, g, rows, action):  # type
     _after_card(r, lad, tt, se, hf, cd, pile, disc, g, rows, slot)
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _bank_action(r, lad, tt, se, hf, cd, pile, disc, g, rows, action):  # type: ignore[no-untyped-def]
     b = _bank_slot(r)
     if action == A.STAND:
@@ -1042,7 +1042,7 @@ def _bank_action(r, lad, tt, se, hf, cd, pile, disc, g, rows, action):  # type: 
         _settle(r, lad, tt, se, hf, cd, pile, disc, g, rows)
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def step_table(r, lad, tt, se, hf, cd, pile, disc, g, rows, action):  # type: ignore[no-untyped-def]
     """``Engine.step(action)`` at one table (the action is legal: the caller checked)."""
     tt[T_REWARDED] = 0
@@ -1060,7 +1060,7 @@ def step_table(r, lad, tt, se, hf, cd, pile, disc, g, rows, action):  # type: ig
 
 
 # ------------------------------------------------------------------------- reset
-@njit(cache=True, _nrt=False)
+@table_jit()
 def reset_table(r, lad, tt, se, hf, cd, pile, disc, g, rows, seed, given_bank):  # type: ignore[no-untyped-def]
     """``Engine.reset(seed=seed, bank=given_bank or None)`` at one table; ``se``'s chips are set."""
     seed_state(seed, g)
@@ -1096,7 +1096,7 @@ def reset_table(r, lad, tt, se, hf, cd, pile, disc, g, rows, seed, given_bank): 
 
 
 # ------------------------------------------------------------------------- legal actions
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _stakes(r, lad, mask, start, low, high):  # type: ignore[no-untyped-def]
     """RULES.md §8.9: the ladder's stakes of ``low`` to ``high`` chips, from action ``start``."""
     for i in range(lad.shape[0]):
@@ -1105,7 +1105,7 @@ def _stakes(r, lad, mask, start, low, high):  # type: ignore[no-untyped-def]
             mask[start + i] = 1
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def _bank_must_chase(r, tt, se, hf):  # type: ignore[no-untyped-def]
     """RULES.md §4.6: the bank may not stand below 7½ against a declared 7½ (``forces_chase``)."""
     if hf[_bank_slot(r), H_TOTAL] >= SEVEN_AND_HALF:
@@ -1122,7 +1122,7 @@ def _bank_must_chase(r, tt, se, hf):  # type: ignore[no-untyped-def]
     return False
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def fill_mask(r, lad, tt, se, hf, cd, mask):  # type: ignore[no-untyped-def]
     """``Engine.action_mask()`` of the table into ``mask`` (zeros when over)."""
     mask[:] = 0

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from typing import Final
 
-from numba import njit, prange
+from numba import prange
 
 from envs.batch import event_rows as _rows
+from envs.batch.table_jit import table_jit
 from envs.cards import NUM_RANKS
 
 K_RESET: Final = _rows.K_RESET
@@ -103,7 +104,7 @@ O_HAND: Final = 6
 OFFSETS: Final = 7
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _add(t, kind, seat, target, card, knower, hand, amount, items, nitems, shuffled, overflow,
          hands_played):
     """One item (``InformationStateObserver._add``); past the slots, the overflow."""
@@ -128,14 +129,14 @@ def _add(t, kind, seat, target, card, knower, hand, amount, items, nitems, shuff
     nitems[t] = j + 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _knower(seat, face_up, unseen, bank):
     if face_up:
         return ALL
     return NOBODY if unseen or seat == bank else seat
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _read_rows(t, rows, count, items, nitems, stage, bank, shuffled, overflow, hands_played,
                codes, status_item, special_item, action_item):
     for k in range(count):
@@ -230,7 +231,7 @@ def _read_rows(t, rows, count, items, nitems, stage, bank, shuffled, overflow, h
                  overflow, hands_played)
 
 
-@njit(cache=True, parallel=True, _nrt=False)
+@table_jit(parallel=True)
 def update(rows, counts, hands_played, items, nitems, stage, bank, shuffled, overflow, codes,
            status_item, special_item, action_item):
     """Every table reads its ``counts[t]`` new rows into its items."""
@@ -240,7 +241,7 @@ def update(rows, counts, hands_played, items, nitems, stage, bank, shuffled, ove
                        hands_played, codes, status_item, special_item, action_item)
 
 
-@njit(cache=True, parallel=True, _nrt=False)
+@table_jit(parallel=True)
 def write(tables, seats, out, start, width, items, nitems, offsets, wild, stake_scale):
     """Table ``tables[i]``'s slots as ``seats[i]`` sees them into ``out[i, start:]``
     (``InformationStateObserver.history``: unused slots 0)."""

@@ -33,10 +33,11 @@ from __future__ import annotations
 from typing import Final
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from envs import observation as _schema
 from envs.batch import event_rows as _rows
+from envs.batch.table_jit import table_jit
 from envs.cards import NUM_RANKS
 from envs.hands import WAITING
 from envs.observation import GLOBAL_FIELDS, SEAT_FIELDS
@@ -136,7 +137,7 @@ def wild_sums_table(max_wilds: int) -> np.ndarray:
     return out
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def best_total(base: int, wilds: int, wild_sums: np.ndarray) -> int:
     """:func:`envs.hands.best_total`: the highest total not past 7½, else the lowest."""
     if wilds == 0:
@@ -150,7 +151,7 @@ def best_total(base: int, wilds: int, wild_sums: np.ndarray) -> int:
     return best
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _restart(t, pub, own, tab, views, nhands, current, status, side, hand_bank, bank, seen,
              stale, dirty):
     pub[t, :] = 0.0
@@ -168,7 +169,7 @@ def _restart(t, pub, own, tab, views, nhands, current, status, side, hand_bank, 
     dirty[t, :] = False
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _view(t, seat, index, views, nhands, error):
     """Hand ``index`` of ``seat``, adding empty hands up to it (``Observer._view``)."""
     if index >= views.shape[2]:
@@ -181,7 +182,7 @@ def _view(t, seat, index, views, nhands, error):
     return True
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _add_card(t, seat, h, card, up, unseen, sign, own, tab, views, hand_bank, half, wild):
     """Count (``sign`` +1) or uncount (-1) one card of a hand (``Observer._add_card``)."""
     is_wild = card == wild
@@ -207,7 +208,7 @@ def _add_card(t, seat, h, card, up, unseen, sign, own, tab, views, hand_bank, ha
             views[t, seat, h, V_KNOWN_BASE] += sign * half[card]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _set_bank(t, seat, streak, tab, bank):
     old = bank[t]
     if old >= 0:
@@ -218,7 +219,7 @@ def _set_bank(t, seat, streak, tab, bank):
     bank[t] = seat
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _clear_hands(t, rows, k, playing, own, tab, views, nhands, current, status, side, bank,
                  wipe_dealt, wipe_empty, wiped):
     """A new hand (``playing``: the ``hand`` row's order and bank) or the end (none)."""
@@ -245,7 +246,7 @@ def _clear_hands(t, rows, k, playing, own, tab, views, nhands, current, status, 
         side[t, seat] = 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _refresh(t, seat, tab, views, nhands, current, wild_sums, stake_scale):
     """Rewrite a seat's per-hand numbers (``Observer._refresh``)."""
     nh = nhands[t, seat]
@@ -272,7 +273,7 @@ def _refresh(t, seat, tab, views, nhands, current, wild_sums, stake_scale):
         tab[t, seat, WILD] = 0.0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _apply_rows(t, rows, count, pub, own, tab, views, nhands, current, status, side,
                 hand_bank, bank, seen, stale, dirty, error, ints, floats, half, wild_sums,
                 wipe_dealt, wipe_empty, wiped):
@@ -397,7 +398,7 @@ def _apply_rows(t, rows, count, pub, own, tab, views, nhands, current, status, s
         stale[t] = False
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def read_rows(t, rows, count, pub, own, tab, views, nhands, current, status, side, hand_bank,  # type: ignore[no-untyped-def]
               bank, seen, stale, dirty, error, ints, floats, half, wild_sums, wipe_dealt,
               wipe_empty, wiped):
@@ -411,7 +412,7 @@ def read_rows(t, rows, count, pub, own, tab, views, nhands, current, status, sid
                 wipe_empty, wiped)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _read_state(t, phase, actor, chips, refused, jackpot, pile_left, hands_played, pub, tab,
                 ints, floats):
     """The numbers the scalar observer reads off the engine at each observation."""
@@ -429,7 +430,7 @@ def _read_state(t, phase, actor, chips, refused, jackpot, pile_left, hands_playe
         pub[t, HANDS] = hands_played[t] / ints[P_MAX_HANDS]
 
 
-@njit(cache=True, parallel=True, _nrt=False)
+@table_jit(parallel=True)
 def update(rows, counts, phase, actor, chips, refused, jackpot, pile_left, hands_played,
            pub, own, tab, views, nhands, current, status, side, hand_bank, bank, seen, stale,
            dirty, error, ints, floats, half, wild_sums, wipe_dealt, wipe_empty, wiped):
@@ -443,7 +444,7 @@ def update(rows, counts, phase, actor, chips, refused, jackpot, pile_left, hands
                     tab, ints, floats)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def write_observation(i, t, seat, out, pub, own, tab, views, nhands, current, wild_sums):
     """Table ``t``'s observation of ``seat`` into ``out[i, :observation_size]``
     (``Observer._observe``: the public part, the seat's own part, the blocks from it on).
@@ -466,7 +467,7 @@ def write_observation(i, t, seat, out, pub, own, tab, views, nhands, current, wi
             out[i, base + j] = tab[t, s, j]
 
 
-@njit(cache=True, parallel=True, _nrt=False)
+@table_jit(parallel=True)
 def observe(tables, seats, out, pub, own, tab, views, nhands, current, wild_sums):
     """Table ``tables[i]``'s observation of ``seats[i]`` into ``out[i]``."""
     for i in prange(tables.shape[0]):

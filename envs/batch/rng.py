@@ -31,9 +31,9 @@ from __future__ import annotations
 from typing import Final
 
 import numpy as np
-from numba import njit
 
 from envs.batch.jit_cache import refresh
+from envs.batch.table_jit import table_jit
 
 refresh()  # before any kernel of envs.batch is compiled or loaded (envs.batch.jit_cache)
 
@@ -69,7 +69,7 @@ _XSHIFT = np.uint64(16)
 _POOL: Final = 4
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _mulhi(x: np.uint64, y: np.uint64) -> np.uint64:
     """The high 64 bits of the 128-bit product ``x * y``."""
     x_lo = x & _MASK32
@@ -84,7 +84,7 @@ def _mulhi(x: np.uint64, y: np.uint64) -> np.uint64:
     return hi_hi + (hi_lo >> _U32) + (cross >> _U32)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _step(g: np.ndarray) -> None:
     """PCG64's LCG: ``state = state * multiplier + increment`` (mod 2**128)."""
     s_hi = g[_S_HI]
@@ -97,7 +97,7 @@ def _step(g: np.ndarray) -> None:
     g[_S_HI] = p_hi + g[_I_HI] + carry
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def next_uint64(g: np.ndarray) -> np.uint64:
     """One 64-bit draw: a step, then XSL-RR of the new state (numpy's ``pcg64_next64``)."""
     _step(g)
@@ -107,7 +107,7 @@ def next_uint64(g: np.ndarray) -> np.uint64:
     return (value >> rot) | (value << ((np.uint64(64) - rot) & np.uint64(63)))
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def next_uint32(g: np.ndarray) -> np.uint64:
     """numpy's ``pcg64_next32``: the buffered high half, else the low half of a new draw."""
     if g[_HAS32]:
@@ -119,7 +119,7 @@ def next_uint32(g: np.ndarray) -> np.uint64:
     return value & _MASK32
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def random_interval(g: np.ndarray, top: np.uint64) -> np.uint64:
     """A draw of ``0..top``: the smallest bit mask covering ``top``, rejection above it."""
     if top == _U0:
@@ -142,7 +142,7 @@ def random_interval(g: np.ndarray, top: np.uint64) -> np.uint64:
     return value
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def shuffle(g: np.ndarray, items: np.ndarray, n: int) -> None:
     """``Generator.shuffle`` of ``items[:n]`` in place: swap ``i`` with a draw of ``0..i``, ``i`` from the end."""
     for i in range(n - 1, 0, -1):
@@ -152,7 +152,7 @@ def shuffle(g: np.ndarray, items: np.ndarray, n: int) -> None:
         items[j] = swap
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def integers(g: np.ndarray, n: int) -> np.int64:
     """``Generator.integers(n)`` for ``1 <= n <= 2**32``: Lemire's bounded multiply, rejection on the low word."""
     top = np.uint64(n - 1)
@@ -171,7 +171,7 @@ def integers(g: np.ndarray, n: int) -> np.int64:
     return np.int64(m >> _U32)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _hashmix(value: np.uint64, g: np.ndarray) -> np.uint64:
     """SeedSequence's ``hashmix``, its running constant kept in ``g[_HASH]`` (seeding only)."""
     value = (value ^ g[_HASH]) & _MASK32
@@ -180,13 +180,13 @@ def _hashmix(value: np.uint64, g: np.ndarray) -> np.uint64:
     return value ^ (value >> _XSHIFT)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _mix(x: np.uint64, y: np.uint64) -> np.uint64:
     result = (_MIX_MULT_L * x - _MIX_MULT_R * y) & _MASK32
     return result ^ (result >> _XSHIFT)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@table_jit(inline=True)
 def _pool_word(g: np.ndarray, i: int) -> np.uint64:
     """The 64-bit word ``i`` of ``generate_state(4, uint64)``: the pool hashed out to two
     32-bit words (little end first) with the running constant ``g[_HASH]``."""
@@ -199,7 +199,7 @@ def _pool_word(g: np.ndarray, i: int) -> np.uint64:
     return word
 
 
-@njit(cache=True, _nrt=False)
+@table_jit()
 def seed_state(seed: int, g: np.ndarray) -> None:
     """Set ``g`` to ``np.random.default_rng(seed)``'s generator (``0 <= seed < 2**63``).
 
