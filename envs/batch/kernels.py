@@ -51,9 +51,13 @@ _ROW_LINES = 6
 
 
 @table_jit(inline=True)
-def _prefetch(u, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, observing, pub, own, tab,  # type: ignore[no-untyped-def]
+def _prefetch(idx, i, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, observing, pub, own, tab,  # type: ignore[no-untyped-def]
               views):
-    """Prefetch table ``u``'s slices of the arrays a step touches (nothing past the last)."""
+    """Prefetch the slices of the arrays a step touches of the table :data:`AHEAD` places
+    after ``idx[i]`` in the list (none past its end)."""
+    if i + AHEAD >= idx.shape[0]:
+        return
+    u = idx[i + AHEAD]
     prefetch_table(T, u, 8)
     prefetch_table(SE, u, 4)
     prefetch_table(HF, u, 8)
@@ -90,13 +94,17 @@ def _moved(r, lad, t, T, SE, HF, CD, ROWS, MASK, OVER_, REFUSED, REW, IN_HAND, o
            own, tab, views, nhands, current, status, side, hand_bank, bank, seen, stale, dirty,
            error, ints, floats, half, wild_sums, wipe_dealt, wipe_empty, wiped):
     """What follows a table's reset or step: its mask, its derived arrays and, ``observing``,
-    the observer's reading of its new rows. One function both kernels call (compiled once)."""
+    the observer's reading of its new rows and of its state. One function both kernels call
+    (compiled once)."""
     fill_mask(r, lad, T[t], SE[t], HF[t], CD[t], MASK[t])
     _publish(r, t, T, SE, OVER_, REFUSED, REW, IN_HAND)
-    if observing and T[t, T_ROWS]:
-        read_rows(np.int64(t), ROWS, T[t, T_ROWS], pub, own, tab, views, nhands, current,
-                  status, side, hand_bank, bank, seen, stale, dirty, error, ints, floats, half,
-                  wild_sums, wipe_dealt, wipe_empty, wiped)
+    if observing:
+        if T[t, T_ROWS]:
+            read_rows(np.int64(t), ROWS, T[t, T_ROWS], pub, own, tab, views, nhands, current,
+                      status, side, hand_bank, bank, seen, stale, dirty, error, ints, floats,
+                      half, wild_sums, wipe_dealt, wipe_empty, wiped)
+        _read_state(t, T[:, T_PHASE], T[:, T_ACTOR], SE[:, :, E_CHIPS], REFUSED, T[:, T_JACKPOT],
+                    T[:, T_PILE], T[:, T_PLAYED], pub, tab, ints, floats)
 
 
 @table_jit()
@@ -129,13 +137,10 @@ def reset_tables(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFU
     visited. Returns the first table whose rows overflowed the buffer, or -1.
     """
     _clear_rows(T, last)
-    phase, actor, jackpot = T[:, T_PHASE], T[:, T_ACTOR], T[:, T_JACKPOT]
-    pile_left, played, stacks = T[:, T_PILE], T[:, T_PLAYED], SE[:, :, E_CHIPS]
     n = idx.shape[0]
     for i in prange(n):
-        if i + AHEAD < n:
-            _prefetch(idx[i + AHEAD], T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, observing, pub,
-                      own, tab, views)
+        _prefetch(idx, i, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, observing, pub, own, tab,
+                  views)
         t = idx[i]
         T[t, T_ROWS] = 0
         for s in range(SE.shape[1]):
@@ -147,9 +152,6 @@ def reset_tables(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFU
                stale, dirty, error, ints, floats, half, wild_sums, wipe_dealt, wipe_empty, wiped)
         for s in range(REW.shape[1]):
             REW[t, s] = 0.0
-        if observing:
-            _read_state(t, phase, actor, stacks, REFUSED, jackpot, pile_left, played, pub, tab,
-                        ints, floats)
     return _first_overflow(T, idx)
 
 
@@ -181,20 +183,14 @@ def step_tables(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFUS
     for i in range(rewarded.shape[0]):
         for s in range(REW.shape[1]):
             REW[rewarded[i], s] = 0.0
-    phase, actor, jackpot = T[:, T_PHASE], T[:, T_ACTOR], T[:, T_JACKPOT]
-    pile_left, played, stacks = T[:, T_PILE], T[:, T_PLAYED], SE[:, :, E_CHIPS]
     n = idx.shape[0]
     for i in prange(n):
-        if i + AHEAD < n:
-            _prefetch(idx[i + AHEAD], T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, observing, pub,
-                      own, tab, views)
+        _prefetch(idx, i, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, observing, pub, own, tab,
+                  views)
         t = idx[i]
         T[t, T_ROWS] = 0
         step_table(r, lad, T[t], SE[t], HF[t], CD[t], PILE[t], DISC[t], RNG[t], ROWS[t], acts[i])
         _moved(r, lad, t, T, SE, HF, CD, ROWS, MASK, OVER_, REFUSED, REW, IN_HAND, observing,
                pub, own, tab, views, nhands, current, status, side, hand_bank, bank, seen,
                stale, dirty, error, ints, floats, half, wild_sums, wipe_dealt, wipe_empty, wiped)
-        if observing:
-            _read_state(t, phase, actor, stacks, REFUSED, jackpot, pile_left, played, pub, tab,
-                        ints, floats)
     return _first_overflow(T, idx)
