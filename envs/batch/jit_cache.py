@@ -6,9 +6,9 @@ table kernels call :mod:`envs.batch.kernels_table`, which calls the rulebook
 twins and the generator, and the step and reset kernels the observer's
 row readers) would keep running the old code after that other module changed. :func:`refresh` therefore stamps the cache with a digest of
 every source the kernels are built from, and clears the kernels' cached
-files when the digest changes. It runs when :mod:`envs.batch.rng` or
-:mod:`envs.batch.kernels_rulebook` is imported — every kernel module imports
-one of them — so before any kernel is compiled or loaded.
+files when the digest changes. It runs when :mod:`envs.batch.table_jit` is
+imported — every kernel module compiles with it — so before any kernel is
+compiled or loaded.
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ _ENVS: Final = _HERE.parent
 _CONSTANTS: Final = tuple(_ENVS / name for name in (
     "actions.py", "cards.py", "hands.py", "phases.py", "rulebook.py", "events.py", "rules.py"))
 _RULEBOOK: Final = (_HERE / "kernels_rulebook.py", _HERE / "table_jit.py", *_CONSTANTS)
-_TABLE: Final = (_HERE / "kernels_table.py", _HERE / "rng.py", _HERE / "event_rows.py",
+_TABLE: Final = (_HERE / "kernels_table.py", _HERE / "handles.py", _HERE / "rng.py",
+                 _HERE / "event_rows.py",
                  *_RULEBOOK)
 
 SOURCES: Final[dict[str, tuple[Path, ...]]] = {
@@ -35,6 +36,8 @@ SOURCES: Final[dict[str, tuple[Path, ...]]] = {
     "kernels": (_HERE / "kernels.py", *_TABLE, _HERE / "obs_kernels.py",
                 _ENVS / "observation.py", _HERE / "prefetch.py"),
     "kernels_fused": (_HERE / "kernels_fused.py", *_TABLE),
+    "obs_kernels": (_HERE / "obs_kernels.py", _HERE / "handles.py", _HERE / "table_jit.py",
+                    _HERE / "event_rows.py", *_CONSTANTS, _ENVS / "observation.py"),
 }
 """Each kernel module and the files whose code or constants its kernels are compiled from."""
 

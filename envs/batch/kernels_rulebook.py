@@ -18,7 +18,6 @@ from typing import Final
 
 import numpy as np
 
-from envs.batch.jit_cache import refresh
 from envs.batch.table_jit import table_jit
 
 from envs.cards import HALF_POINTS, SEVEN_AND_HALF, parse_card
@@ -26,7 +25,6 @@ from envs.hands import DECLARED, FUSILAR, MORT, NONE, PAIR_OF_SEVENS, TRIPLE
 from envs.rulebook import FUSILAR_PAYS, SPECIAL_PAYS
 from envs.rules import Rules
 
-refresh()  # before any kernel of envs.batch is compiled or loaded (envs.batch.jit_cache)
 
 __all__ = ["CHOICES", "R_SIZE", "pack_rules", "best_total", "hand_form", "payout_multiple",
            "route_multiple", "winning_multiple", "covered_pay", "wins_jackpot", "hit_face_up",

@@ -32,10 +32,8 @@ from typing import Final
 
 import numpy as np
 
-from envs.batch.jit_cache import refresh
 from envs.batch.table_jit import table_jit
 
-refresh()  # before any kernel of envs.batch is compiled or loaded (envs.batch.jit_cache)
 
 __all__ = ["RNG_WORDS", "seed_state", "next_uint64", "next_uint32", "random_interval",
            "shuffle", "integers", "new_generator"]

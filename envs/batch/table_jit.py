@@ -18,7 +18,11 @@ from typing import Any, Callable, TypeVar, cast
 
 from numba import njit
 
+from envs.batch.jit_cache import refresh
+
 __all__ = ["table_jit"]
+
+refresh()  # before any kernel of envs.batch is compiled or loaded (envs.batch.jit_cache)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
