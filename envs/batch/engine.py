@@ -39,6 +39,7 @@ from envs.batch.api import UnsupportedRules, check_tables, table_indices
 from envs.batch.event_rows import ROW
 from envs.batch.kernels_rulebook import pack_rules
 from envs.batch import kernels_table as kt
+from envs.batch.handles import TABLE_HANDLE
 from envs.engine import IllegalActionError
 from envs.observer import observation_size
 from envs.phases import OVER
@@ -135,6 +136,8 @@ class BatchEngine:
         self.row_capacity = 24 + 12 * s
         self.row_buffer = np.zeros((b, self.row_capacity, ROW), dtype=np.int64)
         self._mask = np.zeros((b, self.layout.size), dtype=np.int8)
+        self._handles = np.zeros((b, TABLE_HANDLE), dtype=np.int64)
+        """Each table's handle, packed by the kernels at each call (:mod:`envs.batch.handles`)."""
         self._rows_last = np.zeros(0, dtype=np.int64)
         """The tables the last call moved: the only ones with rows, zeroed by the next call."""
         self._rewards_last = np.zeros(0, dtype=np.int64)
@@ -173,7 +176,7 @@ class BatchEngine:
     def _arrays(self) -> tuple[np.ndarray, ...]:
         return (self._r, self._ladder, self._T, self._SE, self._HF, self._CD, self._PILE,
                 self._DISC, self._RNG, self.row_buffer, self._mask, self.over, self.refused,
-                self.rewards, self.in_hand)
+                self.rewards, self.in_hand, self._handles)
 
     def reset(self, seeds: np.ndarray, tables: np.ndarray | None = None,
               banks: np.ndarray | None = None, chips: np.ndarray | None = None) -> None:

@@ -38,6 +38,7 @@ from envs.batch.kernels_table import (E_CHIPS, E_NET, E_ORDER, E_REFUSED, T_ACTO
                                       T_REWARDED, T_ROWS, fill_mask, reset_table, step_table)
 from envs.batch.obs_kernels import _read_state, read_rows
 from envs.batch.prefetch import prefetch_table
+from envs.batch.handles import pack_observer, pack_table
 from envs.batch.table_jit import table_jit
 from envs.phases import OVER
 
@@ -89,22 +90,14 @@ def _publish(r, t, T, SE, OVER_, REFUSED, REW, IN_HAND):  # type: ignore[no-unty
         IN_HAND[t, SE[t, i, E_ORDER]] = True
 
 
-@table_jit()
-def _moved(r, lad, t, T, SE, HF, CD, ROWS, MASK, OVER_, REFUSED, REW, IN_HAND, observing, pub,  # type: ignore[no-untyped-def]
-           own, tab, views, nhands, current, status, side, hand_bank, bank, seen, stale, dirty,
-           error, ints, floats, half, wild_sums, wipe_dealt, wipe_empty, wiped):
-    """What follows a table's reset or step: its mask, its derived arrays and, ``observing``,
-    the observer's reading of its new rows and of its state. One function both kernels call
-    (compiled once)."""
-    fill_mask(r, lad, T[t], SE[t], HF[t], CD[t], MASK[t])
-    _publish(r, t, T, SE, OVER_, REFUSED, REW, IN_HAND)
-    if observing:
-        if T[t, T_ROWS]:
-            read_rows(np.int64(t), ROWS, T[t, T_ROWS], pub, own, tab, views, nhands, current,
-                      status, side, hand_bank, bank, seen, stale, dirty, error, ints, floats,
-                      half, wild_sums, wipe_dealt, wipe_empty, wiped)
-        _read_state(t, T[:, T_PHASE], T[:, T_ACTOR], SE[:, :, E_CHIPS], REFUSED, T[:, T_JACKPOT],
-                    T[:, T_PILE], T[:, T_PLAYED], pub, tab, ints, floats)
+@table_jit(inline=True)
+def _observe_moved(t, T, SE, ROWS, REFUSED, pub, tab, ints, floats, oh):  # type: ignore[no-untyped-def]
+    """The observer's reading of a moved table's new rows (through its handle ``oh``) and of
+    its state: :func:`envs.batch.obs_kernels.update`'s work for one table."""
+    if T[t, T_ROWS]:
+        read_rows(np.int64(t), ROWS, T[t, T_ROWS], oh)
+    _read_state(t, T[:, T_PHASE], T[:, T_ACTOR], SE[:, :, E_CHIPS], REFUSED, T[:, T_JACKPOT],
+                T[:, T_PILE], T[:, T_PLAYED], pub, tab, ints, floats)
 
 
 @table_jit()
@@ -126,9 +119,9 @@ def _clear_rows(T, last):  # type: ignore[no-untyped-def]
 
 @table_jit(parallel=True)
 def reset_tables(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFUSED, REW,  # type: ignore[no-untyped-def]
-                 IN_HAND, idx, last, seeds, banks, chips, observing, pub, own, tab, views,
+                 IN_HAND, TB, idx, last, seeds, banks, chips, observing, pub, own, tab, views,
                  nhands, current, status, side, hand_bank, bank, seen, stale, dirty, error, ints,
-                 floats, half, wild_sums, wipe_dealt, wipe_empty, wiped):
+                 floats, half, wild_sums, wipe_dealt, wipe_empty, wiped, oh):
     """``Engine.reset(seed=seeds[i], bank=banks[i] (-1: none), chips=chips[i])`` at table ``idx[i]``.
 
     The row counts of the tables ``last`` (the previous call's) are zeroed, then
@@ -137,6 +130,10 @@ def reset_tables(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFU
     visited. Returns the first table whose rows overflowed the buffer, or -1.
     """
     _clear_rows(T, last)
+    if observing:
+        pack_observer(oh, pub, own, tab, views, nhands, current, status, side, hand_bank, bank,
+                      seen, stale, dirty, error, ints, floats, half, wild_sums, wipe_dealt,
+                      wipe_empty, wiped)
     n = idx.shape[0]
     for i in prange(n):
         _prefetch(idx, i, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, observing, pub, own, tab,
@@ -145,11 +142,13 @@ def reset_tables(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFU
         T[t, T_ROWS] = 0
         for s in range(SE.shape[1]):
             SE[t, s, E_CHIPS] = chips[i, s]
-        reset_table(r, lad, T[t], SE[t], HF[t], CD[t], PILE[t], DISC[t], RNG[t], ROWS[t],
-                    seeds[i], banks[i])
-        _moved(r, lad, t, T, SE, HF, CD, ROWS, MASK, OVER_, REFUSED, REW, IN_HAND, observing,
-               pub, own, tab, views, nhands, current, status, side, hand_bank, bank, seen,
-               stale, dirty, error, ints, floats, half, wild_sums, wipe_dealt, wipe_empty, wiped)
+        tb = TB[t]
+        pack_table(tb, r, lad, T[t], SE[t], HF[t], CD[t], PILE[t], DISC[t], RNG[t], ROWS[t])
+        reset_table(tb, seeds[i], banks[i])
+        fill_mask(tb, MASK[t])
+        _publish(r, t, T, SE, OVER_, REFUSED, REW, IN_HAND)
+        if observing:
+            _observe_moved(t, T, SE, ROWS, REFUSED, pub, tab, ints, floats, oh)
         for s in range(REW.shape[1]):
             REW[t, s] = 0.0
     return _first_overflow(T, idx)
@@ -168,9 +167,9 @@ def check_actions(MASK, idx, actions):  # type: ignore[no-untyped-def]
 
 @table_jit(parallel=True)
 def step_tables(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFUSED, REW,  # type: ignore[no-untyped-def]
-                IN_HAND, idx, acts, last, rewarded, observing, pub, own, tab, views, nhands,
+                IN_HAND, TB, idx, acts, last, rewarded, observing, pub, own, tab, views, nhands,
                 current, status, side, hand_bank, bank, seen, stale, dirty, error, ints, floats,
-                half, wild_sums, wipe_dealt, wipe_empty, wiped):
+                half, wild_sums, wipe_dealt, wipe_empty, wiped, oh):
     """The actor of table ``idx[i]`` takes ``acts[i]`` (checked legal by :func:`check_actions`).
 
     The row counts of the tables ``last`` (the previous call's) and the rewards
@@ -183,14 +182,21 @@ def step_tables(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFUS
     for i in range(rewarded.shape[0]):
         for s in range(REW.shape[1]):
             REW[rewarded[i], s] = 0.0
+    if observing:
+        pack_observer(oh, pub, own, tab, views, nhands, current, status, side, hand_bank, bank,
+                      seen, stale, dirty, error, ints, floats, half, wild_sums, wipe_dealt,
+                      wipe_empty, wiped)
     n = idx.shape[0]
     for i in prange(n):
         _prefetch(idx, i, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, observing, pub, own, tab,
                   views)
         t = idx[i]
         T[t, T_ROWS] = 0
-        step_table(r, lad, T[t], SE[t], HF[t], CD[t], PILE[t], DISC[t], RNG[t], ROWS[t], acts[i])
-        _moved(r, lad, t, T, SE, HF, CD, ROWS, MASK, OVER_, REFUSED, REW, IN_HAND, observing,
-               pub, own, tab, views, nhands, current, status, side, hand_bank, bank, seen,
-               stale, dirty, error, ints, floats, half, wild_sums, wipe_dealt, wipe_empty, wiped)
+        tb = TB[t]
+        pack_table(tb, r, lad, T[t], SE[t], HF[t], CD[t], PILE[t], DISC[t], RNG[t], ROWS[t])
+        step_table(tb, acts[i])
+        fill_mask(tb, MASK[t])
+        _publish(r, t, T, SE, OVER_, REFUSED, REW, IN_HAND)
+        if observing:
+            _observe_moved(t, T, SE, ROWS, REFUSED, pub, tab, ints, floats, oh)
     return _first_overflow(T, idx)

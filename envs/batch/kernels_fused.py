@@ -26,6 +26,7 @@ from envs.batch.kernels_table import (C_ACTIONS, C_HAND_SLOTS, C_NUM_SEATS, C_CO
                                       T_ACTOR, T_BANK, T_ORDER_LEN, T_PHASE, T_PLAYED,
                                       T_SETTLED_BANK, T_SIZE, fill_mask, reset_table, step_table)
 from envs.batch.rng import RNG_WORDS
+from envs.batch.handles import TABLE_HANDLE, pack_table
 from envs.phases import OVER
 
 __all__ = ["FIELDS", "play_thresholds"]
@@ -156,16 +157,17 @@ def play_thresholds(r, lad, seeds, banks, thresholds, counts, chunks):  # type: 
         rows = np.zeros((0, ROW), dtype=np.int64)
         mask = np.zeros(r[C_ACTIONS], dtype=np.int8)
         ante_next = np.zeros(n, dtype=np.bool_)
+        tb = np.zeros(TABLE_HANDLE, dtype=np.int64)
+        pack_table(tb, r, lad, tt, se, hf, cd, pile, disc, g, rows)
         for t in range(c * per, min(total, (c + 1) * per)):
             se[:, E_CHIPS] = r[rb.R_STARTING_CHIPS]
-            reset_table(r, lad, tt, se, hf, cd, pile, disc, g, rows, seeds[t], banks[t])
+            reset_table(tb, seeds[t], banks[t])
             while tt[T_PHASE] != OVER:
-                fill_mask(r, lad, tt, se, hf, cd, mask)
+                fill_mask(tb, mask)
                 actor = tt[T_ACTOR]
                 role = 1 if actor == tt[T_BANK] else 0
                 known = _known_total(r, tt, se, hf, cd, actor)
                 played = tt[T_PLAYED]
-                step_table(r, lad, tt, se, hf, cd, pile, disc, g, rows,
-                           dealer_action(thresholds[t, actor, role], known, mask))
+                step_table(tb, dealer_action(thresholds[t, actor, role], known, mask))
                 if tt[T_PLAYED] != played:
                     _count(r, tt, se, counts[t], ante_next)

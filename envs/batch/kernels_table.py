@@ -29,6 +29,13 @@ A table is these arrays (the batch engine's arrays at one table index):
 
 ``r`` is the rules vector (:func:`envs.batch.kernels_rulebook.pack_rules`,
 completed with the table's ``C_*`` entries) and ``lad`` the bet ladder.
+
+The functions compiled on their own (``@table_jit()``) take the table as one
+handle ``tb`` (:mod:`envs.batch.handles`: the ten arrays' addresses and
+shapes) and open it with ``table_arrays(tb)``; a call passing the ten arrays
+themselves cost more than the work of most of these functions. The small
+helpers numba inlines into their callers (``@table_jit(inline=True)``) take
+the arrays they use.
 """
 
 from __future__ import annotations
@@ -42,6 +49,7 @@ from envs.batch import event_rows as ev
 from envs.batch import kernels_rulebook as rb
 from envs.batch.kernels_rulebook import R_SIZE
 from envs.batch.rng import integers, seed_state, shuffle
+from envs.batch.handles import table_arrays
 from envs.batch.table_jit import table_jit
 from envs.cards import SEVEN_AND_HALF
 from envs.hands import (BUST, DECLARED, MORT, NONE, PAIR_OF_SEVENS, PLAYING, SECRET, STOOD,
@@ -191,8 +199,9 @@ def _row(tt, rows, kind, a, b, c, d, e, f):  # type: ignore[no-untyped-def]
 
 
 @table_jit()
-def _hand_row(tt, se, rows):  # type: ignore[no-untyped-def]
+def _hand_row(tb):  # type: ignore[no-untyped-def]
     """``("hand", number, bank, streak, order)``."""
+    _, _, tt, se, _, _, _, _, _, rows = table_arrays(tb)
     k = _claim_row(tt, rows)
     if k < 0:
         return
@@ -207,8 +216,9 @@ def _hand_row(tt, se, rows):  # type: ignore[no-untyped-def]
 
 
 @table_jit()
-def _chips_row(tt, se, rows):  # type: ignore[no-untyped-def]
+def _chips_row(tb):  # type: ignore[no-untyped-def]
     """``("chips", chips, jackpot)``."""
+    _, _, tt, se, _, _, _, _, _, rows = table_arrays(tb)
     k = _claim_row(tt, rows)
     if k < 0:
         return
@@ -270,8 +280,9 @@ def _add(r, hf, cd, slot, card, up, unseen):  # type: ignore[no-untyped-def]
 
 
 @table_jit()
-def _remove_last(r, hf, cd, slot):  # type: ignore[no-untyped-def]
+def _remove_last(tb, slot):  # type: ignore[no-untyped-def]
     """``Hand.remove_last``: the last card out, rescored; returns it (face and unseen stay in ``cd``)."""
+    r, _, _, _, hf, cd, _, _, _, _ = table_arrays(tb)
     h = hf[slot]
     n = h[H_CARDS] - 1
     h[H_CARDS] = n
@@ -294,8 +305,9 @@ def _form(r, hf, cd, slot):  # type: ignore[no-untyped-def]
 
 
 @table_jit()
-def _player_wins(r, hf, cd, slot):  # type: ignore[no-untyped-def]
+def _player_wins(tb, slot):  # type: ignore[no-untyped-def]
     """``Engine._player_wins``: the multiple the hand wins, 0 if the bank wins."""
+    r, _, _, _, hf, cd, _, _, _, _ = table_arrays(tb)
     b = _bank_slot(r)
     return rb.winning_multiple(r, hf[slot, H_TOTAL], hf[slot, H_CARDS], hf[slot, H_SPECIAL],
                                _form(r, hf, cd, slot), hf[b, H_TOTAL], hf[b, H_CARDS],
@@ -312,8 +324,9 @@ def _set_status(r, tt, se, hf, rows, slot, status):  # type: ignore[no-untyped-d
 
 
 @table_jit()
-def _reveal(r, tt, hf, cd, rows, slot):  # type: ignore[no-untyped-def]
+def _reveal(tb, slot):  # type: ignore[no-untyped-def]
     """Every face-down card of the hand turned up (``Engine._reveal``)."""
+    r, _, tt, _, hf, cd, _, _, _, rows = table_arrays(tb)
     if hf[slot, H_HIDDEN] == 0:
         return
     seat = _seat_of(r, tt, slot)
@@ -330,7 +343,8 @@ def _reveal(r, tt, hf, cd, rows, slot):  # type: ignore[no-untyped-def]
 
 # ------------------------------------------------------------------------- cards
 @table_jit()
-def _shuffle_all(tt, pile, g, rows):  # type: ignore[no-untyped-def]
+def _shuffle_all(tb):  # type: ignore[no-untyped-def]
+    _, _, tt, _, _, _, pile, _, g, rows = table_arrays(tb)
     shuffle(g, pile, tt[T_PILE])
     tt[T_SEEN:T_SEEN + _NUM_RANKS] = 0
     _row(tt, rows, ev.K_SHUFFLE, tt[T_PILE], 0, 0, 0, 0, 0)
@@ -349,7 +363,8 @@ def _count_face_up(tt, hf, cd, slot):  # type: ignore[no-untyped-def]
 
 
 @table_jit()
-def _draw(r, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no-untyped-def]
+def _draw(tb):  # type: ignore[no-untyped-def]
+    r, _, tt, se, hf, cd, pile, disc, g, rows = table_arrays(tb)
     if tt[T_PILE] == 0:
         # RULES.md §3 when_empty: the discard pile (not cards in play) becomes the shoe.
         n = tt[T_DISCARD]
@@ -357,7 +372,7 @@ def _draw(r, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no-untyped-de
             pile[i] = disc[i]
         tt[T_PILE] = n
         tt[T_DISCARD] = 0
-        _shuffle_all(tt, pile, g, rows)
+        _shuffle_all(tb)
         slots = _slots(r)
         for i in range(tt[T_ORDER_LEN]):
             s = se[i, E_ORDER]
@@ -370,8 +385,9 @@ def _draw(r, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no-untyped-de
 
 
 @table_jit()
-def _give(r, tt, se, hf, cd, pile, disc, g, rows, slot, up, unseen):  # type: ignore[no-untyped-def]
-    card = _draw(r, tt, se, hf, cd, pile, disc, g, rows)
+def _give(tb, slot, up, unseen):  # type: ignore[no-untyped-def]
+    r, _, tt, se, hf, cd, pile, disc, g, rows = table_arrays(tb)
+    card = _draw(tb)
     _add(r, hf, cd, slot, card, up, unseen)
     if up:
         tt[T_SEEN + card % _NUM_RANKS] += 1
@@ -379,9 +395,10 @@ def _give(r, tt, se, hf, cd, pile, disc, g, rows, slot, up, unseen):  # type: ig
 
 
 @table_jit()
-def _discard_initial(r, tt, hf, cd, disc, rows, slot, reason):  # type: ignore[no-untyped-def]
+def _discard_initial(tb, slot, reason):  # type: ignore[no-untyped-def]
     """Take the initial card out of the hand, shown, onto the discard pile."""
-    i = _remove_last(r, hf, cd, slot)
+    r, _, tt, _, hf, cd, _, disc, _, rows = table_arrays(tb)
+    i = _remove_last(tb, slot)
     card = np.int64(cd[slot, i, C_CODE])
     disc[tt[T_DISCARD]] = card
     tt[T_DISCARD] += 1
@@ -404,8 +421,9 @@ def _can_hold_bank(r, se, seat):  # type: ignore[no-untyped-def]
 
 
 @table_jit()
-def _next_bank_seat(r, se, start):  # type: ignore[no-untyped-def]
+def _next_bank_seat(tb, start):  # type: ignore[no-untyped-def]
     """``bank_seat.next_bank_seat``: the first seat from ``start`` able to hold the bank, or -1."""
+    r, _, _, se, _, _, _, _, _, _ = table_arrays(tb)
     n = se.shape[0]
     for i in range(n):
         s = (start + i) % n
@@ -415,9 +433,10 @@ def _next_bank_seat(r, se, start):  # type: ignore[no-untyped-def]
 
 
 @table_jit()
-def _settle_bank_seat(r, tt, se, rows, seat, reason):  # type: ignore[no-untyped-def]
+def _settle_bank_seat(tb, seat, reason):  # type: ignore[no-untyped-def]
     """``bank_seat.settle_bank_seat`` (RULES.md §5 ``bank_min_cover``)."""
-    s = _next_bank_seat(r, se, seat)
+    r, _, tt, se, _, _, _, _, _, rows = table_arrays(tb)
+    s = _next_bank_seat(tb, seat)
     if s < 0:
         return False
     if s != tt[T_BANK]:
@@ -433,11 +452,12 @@ def _high_card_key(card):  # type: ignore[no-untyped-def]
 
 
 @table_jit()
-def _draw_first_bank(r, tt, se, pile, g, rows):  # type: ignore[no-untyped-def]
+def _draw_first_bank(tb):  # type: ignore[no-untyped-def]
     """``bank_seat.draw_first_bank``: RULES.md §5 high card (ties re-dealt) or at random.
 
     Each contender's card is kept in its ``E_QUEUE`` entry (no transfer is
     pending before the first hand) and the contenders as bits of one word."""
+    r, _, tt, se, _, _, pile, _, g, rows = table_arrays(tb)
     n = se.shape[0]
     if r[rb.R_FIRST_BANK] != rb.HIGH_CARD:
         seat = integers(g, n)
@@ -457,7 +477,7 @@ def _draw_first_bank(r, tt, se, pile, g, rows):  # type: ignore[no-untyped-def]
             if contenders >> s & 1:
                 pile[tt[T_PILE]] = se[s, E_QUEUE]
                 tt[T_PILE] += 1
-        _shuffle_all(tt, pile, g, rows)
+        _shuffle_all(tb)
         left = 0
         winner = -1
         for s in range(n):
@@ -478,7 +498,8 @@ def _last_hand(r, tt):  # type: ignore[no-untyped-def]
 
 
 @table_jit()
-def _transfer_reason(r, se, hf, cd, seat):  # type: ignore[no-untyped-def]
+def _transfer_reason(tb, seat):  # type: ignore[no-untyped-def]
+    r, _, _, se, hf, cd, _, _, _, _ = table_arrays(tb)
     base = seat * _slots(r)
     for h in range(se[seat, E_HANDS]):
         form = _form(r, hf, cd, base + h)
@@ -490,14 +511,15 @@ def _transfer_reason(r, se, hf, cd, seat):  # type: ignore[no-untyped-def]
 
 
 @table_jit()
-def _pass_on(r, tt, se, rows, new_bank, reason):  # type: ignore[no-untyped-def]
+def _pass_on(tb, new_bank, reason):  # type: ignore[no-untyped-def]
     """``bank_seat.pass_on``: RULES.md §5, §8.2 ``max_bank_hands``."""
+    r, _, tt, se, _, _, _, _, _, rows = table_arrays(tb)
     if new_bank >= 0:
         _row(tt, rows, ev.K_BANK, new_bank, reason, 0, 0, 0, 0)
         tt[T_BANK] = new_bank
         tt[T_STREAK] = 0
     elif r[rb.R_MAX_BANK_HANDS] and tt[T_STREAK] >= r[rb.R_MAX_BANK_HANDS]:
-        successor = _next_bank_seat(r, se, tt[T_BANK] + 1)
+        successor = _next_bank_seat(tb, tt[T_BANK] + 1)
         if successor >= 0 and successor != tt[T_BANK]:
             tt[T_BANK] = successor
             tt[T_STREAK] = 0
@@ -505,8 +527,9 @@ def _pass_on(r, tt, se, rows, new_bank, reason):  # type: ignore[no-untyped-def]
 
 
 @table_jit()
-def _transfer_candidates(r, tt, se, hf, cd, out):  # type: ignore[no-untyped-def]
+def _transfer_candidates(tb, out):  # type: ignore[no-untyped-def]
     """``bank_seat.transfer_candidates`` into ``out``; returns how many."""
+    r, _, tt, se, hf, cd, _, _, _, _ = table_arrays(tb)
     kind = r[rb.R_BANK_TRANSFER]
     if kind == rb.TRANSFER_NONE:
         return 0
@@ -518,7 +541,7 @@ def _transfer_candidates(r, tt, se, hf, cd, out):  # type: ignore[no-untyped-def
             continue
         for h in range(se[s, E_HANDS]):
             slot = s * slots + h
-            if rb.qualifies_for_bank(kind, _form(r, hf, cd, slot), _player_wins(r, hf, cd, slot),
+            if rb.qualifies_for_bank(kind, _form(r, hf, cd, slot), _player_wins(tb, slot),
                                      hf[slot, H_TOTAL], hf[slot, H_CARDS]):
                 out[count] = s
                 count += 1
@@ -528,14 +551,16 @@ def _transfer_candidates(r, tt, se, hf, cd, out):  # type: ignore[no-untyped-def
 
 # ------------------------------------------------------------------------- hand flow
 @table_jit()
-def _finish_episode(tt, rows):  # type: ignore[no-untyped-def]
+def _finish_episode(tb):  # type: ignore[no-untyped-def]
+    _, _, tt, _, _, _, _, _, _, rows = table_arrays(tb)
     tt[T_PHASE] = OVER
     tt[T_ACTOR] = -1
     _row(tt, rows, ev.K_OVER, tt[T_PLAYED], 0, 0, 0, 0, 0)
 
 
 @table_jit()
-def _start_hand(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no-untyped-def]
+def _start_hand(tb):  # type: ignore[no-untyped-def]
+    r, lad, tt, se, hf, cd, pile, disc, g, rows = table_arrays(tb)
     n = se.shape[0]
     if r[rb.R_RESHUFFLE] == rb.EVERY_HAND and tt[T_PLAYED]:
         p = tt[T_PILE]
@@ -544,7 +569,7 @@ def _start_hand(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no
             pile[p + i] = disc[i]
         tt[T_PILE] = p + d
         tt[T_DISCARD] = 0
-        _shuffle_all(tt, pile, g, rows)
+        _shuffle_all(tb)
     bank = tt[T_BANK]
     for s in range(n):
         se[s, E_START_CHIPS] = se[s, E_CHIPS]
@@ -560,7 +585,7 @@ def _start_hand(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no
     tt[T_STREAK] += 1
     for s in range(n):
         se[s, E_CURRENT] = 0
-    _hand_row(tt, se, rows)
+    _hand_row(tb)
     slots = _slots(r)
     for s in range(n):
         se[s, E_HANDS] = 0
@@ -583,44 +608,46 @@ def _start_hand(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no
         tt[T_PHASE] = BET
         tt[T_ACTOR] = se[0, E_ORDER]
     else:
-        _deal(r, lad, tt, se, hf, cd, pile, disc, g, rows)
+        _deal(tb)
 
 
 @table_jit()
-def _deal(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no-untyped-def]
+def _deal(tb):  # type: ignore[no-untyped-def]
     """One card face down to each player in turn order, then the bank (``Engine._deal``).
 
     The §6 deal hooks on each first card: the forced change of a 4, then the secret three.
     """
+    r, lad, tt, se, hf, cd, pile, disc, g, rows = table_arrays(tb)
     slots = _slots(r)
     for i in range(tt[T_ORDER_LEN]):
         s = se[i, E_ORDER]
         slot = s * slots
-        _give(r, tt, se, hf, cd, pile, disc, g, rows, slot, _FACE_DOWN, _OWNER_SEES)
+        _give(tb, slot, _FACE_DOWN, _OWNER_SEES)
         if r[rb.R_CHANGE_FOUR] == rb.FOUR_FORCED:
             while cd[slot, 0, C_CODE] % _NUM_RANKS == _FOUR_RANK and _can_draw(r, tt):
-                _discard_initial(r, tt, hf, cd, disc, rows, slot, _R_CHANGE_FOUR)
-                _give(r, tt, se, hf, cd, pile, disc, g, rows, slot, _FACE_DOWN, _OWNER_SEES)
+                _discard_initial(tb, slot, _R_CHANGE_FOUR)
+                _give(tb, slot, _FACE_DOWN, _OWNER_SEES)
         if r[rb.R_SECRET_THREE]:
             if cd[slot, 0, C_CODE] % _NUM_RANKS == _THREE_RANK and _can_draw(r, tt):
-                _discard_initial(r, tt, hf, cd, disc, rows, slot, _R_SECRET_THREE)
+                _discard_initial(tb, slot, _R_SECRET_THREE)
                 hf[slot, H_SPECIAL] = SECRET
-                _give(r, tt, se, hf, cd, pile, disc, g, rows, slot, _FACE_DOWN, _NOBODY_SEES)
+                _give(tb, slot, _FACE_DOWN, _NOBODY_SEES)
                 if _can_draw(r, tt):
-                    _give(r, tt, se, hf, cd, pile, disc, g, rows, slot, _FACE_DOWN, _NOBODY_SEES)
-    _give(r, tt, se, hf, cd, pile, disc, g, rows, _bank_slot(r), _FACE_DOWN, _OWNER_SEES)
-    _begin_turn(r, lad, tt, se, hf, cd, pile, disc, g, rows, _FIRST_TURN)
+                    _give(tb, slot, _FACE_DOWN, _NOBODY_SEES)
+    _give(tb, _bank_slot(r), _FACE_DOWN, _OWNER_SEES)
+    _begin_turn(tb, _FIRST_TURN)
 
 
 @table_jit()
-def _begin_turn(r, lad, tt, se, hf, cd, pile, disc, g, rows, turn):  # type: ignore[no-untyped-def]
+def _begin_turn(tb, turn):  # type: ignore[no-untyped-def]
+    r, lad, tt, se, hf, cd, pile, disc, g, rows = table_arrays(tb)
     tt[T_TURN] = turn
     tt[T_RAISED] = 0
     tt[T_HAND_INDEX] = 0
     tt[T_MORT_DECIDED] = 0
     tt[T_FOUR_CHANGES] = 0
     if turn >= tt[T_ORDER_LEN]:
-        _begin_bank_turn(r, lad, tt, se, hf, cd, pile, disc, g, rows)
+        _begin_bank_turn(tb)
         return
     actor = se[turn, E_ORDER]
     tt[T_ACTOR] = actor
@@ -633,8 +660,9 @@ def _begin_turn(r, lad, tt, se, hf, cd, pile, disc, g, rows, turn):  # type: ign
 
 
 @table_jit()
-def _next_hand(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no-untyped-def]
+def _next_hand(tb):  # type: ignore[no-untyped-def]
     """The hand in play is done: the seat's next split hand, or the next seat."""
+    r, lad, tt, se, hf, cd, pile, disc, g, rows = table_arrays(tb)
     actor = tt[T_ACTOR]
     if tt[T_HAND_INDEX] + 1 < se[actor, E_HANDS]:
         tt[T_HAND_INDEX] += 1
@@ -642,43 +670,45 @@ def _next_hand(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no-
         _set_status(r, tt, se, hf, rows, actor * _slots(r) + tt[T_HAND_INDEX], PLAYING)
         tt[T_PHASE] = PLAY
     else:
-        _begin_turn(r, lad, tt, se, hf, cd, pile, disc, g, rows, tt[T_TURN] + 1)
+        _begin_turn(tb, tt[T_TURN] + 1)
 
 
 @table_jit()
-def _after_card(r, lad, tt, se, hf, cd, pile, disc, g, rows, slot):  # type: ignore[no-untyped-def]
+def _after_card(tb, slot):  # type: ignore[no-untyped-def]
     """Bust, a declared 7½ and a pair of sevens end the hand in play (True if ended)."""
+    r, lad, tt, se, hf, cd, pile, disc, g, rows = table_arrays(tb)
     h = hf[slot]
     seat = _seat_of(r, tt, slot)
     if h[H_SPECIAL] == NONE:
         form = _form(r, hf, cd, slot)
         if form == PAIR_OF_SEVENS:
             h[H_SPECIAL] = PAIR_OF_SEVENS  # RULES.md §4.8: shown once made
-            _reveal(r, tt, hf, cd, rows, slot)
+            _reveal(tb, slot)
             _row(tt, rows, ev.K_SPECIAL, seat, _S_PAIR, _index_of(r, slot), 0, 0, 0)
             _set_status(r, tt, se, hf, rows, slot, STOOD)
-            _next_hand(r, lad, tt, se, hf, cd, pile, disc, g, rows)
+            _next_hand(tb)
             return True
         if form == TRIPLE:
             h[H_SPECIAL] = TRIPLE  # RULES.md §4.8 (ITA triplè)
             _row(tt, rows, ev.K_SPECIAL, seat, _S_TRIPLE, _index_of(r, slot), 0, 0, 0)
     if h[H_TOTAL] > SEVEN_AND_HALF:
-        _bust(r, tt, se, hf, cd, rows, slot)
-        _next_hand(r, lad, tt, se, hf, cd, pile, disc, g, rows)
+        _bust(tb, slot)
+        _next_hand(tb)
         return True
     if h[H_TOTAL] == SEVEN_AND_HALF and r[rb.R_DECLARE]:
         _set_status(r, tt, se, hf, rows, slot, DECLARED)  # RULES.md §4.5
-        _reveal(r, tt, hf, cd, rows, slot)
-        _next_hand(r, lad, tt, se, hf, cd, pile, disc, g, rows)
+        _reveal(tb, slot)
+        _next_hand(tb)
         return True
     return False
 
 
 @table_jit()
-def _bust(r, tt, se, hf, cd, rows, slot):  # type: ignore[no-untyped-def]
+def _bust(tb, slot):  # type: ignore[no-untyped-def]
     """RULES.md §4.4: the hand is shown; its stake goes to the bank at once."""
+    r, _, tt, se, hf, cd, _, _, _, rows = table_arrays(tb)
     _set_status(r, tt, se, hf, rows, slot, BUST)
-    _reveal(r, tt, hf, cd, rows, slot)
+    _reveal(tb, slot)
     lost = hf[slot, H_BET]
     se[tt[T_BANK], E_CHIPS] += lost
     hf[slot, H_SETTLED] = 1
@@ -686,13 +716,14 @@ def _bust(r, tt, se, hf, cd, rows, slot):  # type: ignore[no-untyped-def]
 
 
 @table_jit()
-def _begin_bank_turn(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no-untyped-def]
+def _begin_bank_turn(tb):  # type: ignore[no-untyped-def]
     """RULES.md §4.6: the bank turns its cards up; it plays if anyone is left."""
+    r, lad, tt, se, hf, cd, pile, disc, g, rows = table_arrays(tb)
     tt[T_PHASE] = BANK
     tt[T_ACTOR] = tt[T_BANK]
     tt[T_HAND_INDEX] = 0
     b = _bank_slot(r)
-    _reveal(r, tt, hf, cd, rows, b)
+    _reveal(tb, b)
     slots = _slots(r)
     for i in range(tt[T_ORDER_LEN]):
         s = se[i, E_ORDER]
@@ -701,12 +732,13 @@ def _begin_bank_turn(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: igno
                 _set_status(r, tt, se, hf, rows, b, PLAYING)
                 return
     _set_status(r, tt, se, hf, rows, b, STOOD)
-    _settle(r, lad, tt, se, hf, cd, pile, disc, g, rows)
+    _settle(tb)
 
 
 @table_jit()
-def _settle(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no-untyped-def]
+def _settle(tb):  # type: ignore[no-untyped-def]
     """RULES.md §4.7–4.9: collect, pay in turn order within coverage, jackpot."""
+    r, lad, tt, se, hf, cd, pile, disc, g, rows = table_arrays(tb)
     bank = tt[T_BANK]
     slots = _slots(r)
     order_len = tt[T_ORDER_LEN]
@@ -716,7 +748,7 @@ def _settle(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no-unt
             slot = s * slots + h
             for c in range(hf[slot, H_CARDS]):
                 if cd[slot, c, C_UNSEEN]:
-                    _reveal(r, tt, hf, cd, rows, slot)
+                    _reveal(tb, slot)
                     break
     for i in range(order_len):
         s = se[i, E_ORDER]
@@ -725,7 +757,7 @@ def _settle(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no-unt
             if hf[slot, H_SETTLED]:
                 hf[slot, H_MULTIPLE] = 0
                 continue
-            multiple = _player_wins(r, hf, cd, slot)
+            multiple = _player_wins(tb, slot)
             hf[slot, H_MULTIPLE] = multiple
             if multiple:
                 continue
@@ -767,16 +799,17 @@ def _settle(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no-unt
     for i in range(order_len):
         s = se[i, E_ORDER]
         for h in range(se[s, E_HANDS]):
-            _reveal(r, tt, hf, cd, rows, s * slots + h)
-    _tally(r, tt, se, hf, prize_seat, prize)
+            _reveal(tb, s * slots + h)
+    _tally(tb, prize_seat, prize)
     tt[T_REWARDED] = 1
-    _chips_row(tt, se, rows)
-    _begin_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows)
+    _chips_row(tb)
+    _begin_transfer(tb)
 
 
 @table_jit()
-def _tally(r, tt, se, hf, prize_seat, prize):  # type: ignore[no-untyped-def]
+def _tally(tb, prize_seat, prize):  # type: ignore[no-untyped-def]
     """What the settlement left each seat: net chips, played, busted, a natural, the jackpot won."""
+    r, _, tt, se, hf, _, _, _, _, _ = table_arrays(tb)
     slots = _slots(r)
     for s in range(se.shape[0]):
         se[s, E_NET] = se[s, E_CHIPS] - se[s, E_START_CHIPS]
@@ -803,66 +836,71 @@ def _tally(r, tt, se, hf, prize_seat, prize):  # type: ignore[no-untyped-def]
 
 # ------------------------------------------------------------------------- the transfer
 @table_jit()
-def _begin_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no-untyped-def]
+def _begin_transfer(tb):  # type: ignore[no-untyped-def]
     """``bank_seat.begin_transfer`` (RULES.md §5, §8.8): the candidates are listed in the
     seats' ``E_QUEUE`` entries, the queue of the seats to be asked."""
+    r, lad, tt, se, hf, cd, pile, disc, g, rows = table_arrays(tb)
     kind = r[rb.R_BANK_TRANSFER]
     candidates = se[:, E_QUEUE]
-    count = _transfer_candidates(r, tt, se, hf, cd, candidates)
+    count = _transfer_candidates(tb, candidates)
     tt[T_TRANSFER_KIND] = kind
     if count == 0:
-        _after_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows, _NO_SEAT)
+        _after_transfer(tb, _NO_SEAT)
     elif kind == rb.MANDATORY or kind == rb.NATURAL_ONLY:
-        _after_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows, candidates[0])
+        _after_transfer(tb, candidates[0])
     elif _last_hand(r, tt):
-        _after_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows, _NO_SEAT)
+        _after_transfer(tb, _NO_SEAT)
     else:
         if kind == rb.RIGHT:
             count = 1
         tt[T_QUEUE_LEN] = count
-        _ask_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows)
+        _ask_transfer(tb)
 
 
 @table_jit()
-def _ask_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no-untyped-def]
+def _ask_transfer(tb):  # type: ignore[no-untyped-def]
+    r, lad, tt, se, hf, cd, pile, disc, g, rows = table_arrays(tb)
     if tt[T_QUEUE_LEN]:
         seat = se[0, E_QUEUE]
         if tt[T_TRANSFER_KIND] == rb.OFFER and se[seat, E_REFUSED]:
             _row(tt, rows, ev.K_FORCED_TAKE, seat, 0, 0, 0, 0, 0)
-            _after_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows, seat)
+            _after_transfer(tb, seat)
             return
         tt[T_PHASE] = TRANSFER
         tt[T_ACTOR] = seat
         return
-    _after_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows, _NO_SEAT)
+    _after_transfer(tb, _NO_SEAT)
 
 
 @table_jit()
-def _after_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows, new_bank):  # type: ignore[no-untyped-def]
-    reason = 0 if new_bank < 0 else _transfer_reason(r, se, hf, cd, new_bank)
-    _end_hand(r, lad, tt, se, hf, cd, pile, disc, g, rows, new_bank, reason)
+def _after_transfer(tb, new_bank):  # type: ignore[no-untyped-def]
+    r, lad, tt, se, hf, cd, pile, disc, g, rows = table_arrays(tb)
+    reason = 0 if new_bank < 0 else _transfer_reason(tb, new_bank)
+    _end_hand(tb, new_bank, reason)
 
 
 @table_jit()
-def _answer_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows, action):  # type: ignore[no-untyped-def]
+def _answer_transfer(tb, action):  # type: ignore[no-untyped-def]
     """``bank_seat.answer_transfer``: take (or claim) the bank, or refuse it."""
+    r, lad, tt, se, hf, cd, pile, disc, g, rows = table_arrays(tb)
     seat = se[0, E_QUEUE]
     count = tt[T_QUEUE_LEN] - 1
     for i in range(count):
         se[i, E_QUEUE] = se[i + 1, E_QUEUE]
     tt[T_QUEUE_LEN] = count
     if action == A.TAKE_BANK or action == A.CLAIM_BANK:
-        _end_hand(r, lad, tt, se, hf, cd, pile, disc, g, rows, seat,
-                  _transfer_reason(r, se, hf, cd, seat))
+        _end_hand(tb, seat,
+                  _transfer_reason(tb, seat))
         return
     if tt[T_TRANSFER_KIND] == rb.OFFER:
         se[seat, E_REFUSED] = 1
-    _ask_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows)
+    _ask_transfer(tb)
 
 
 @table_jit()
-def _end_hand(r, lad, tt, se, hf, cd, pile, disc, g, rows, new_bank, reason):  # type: ignore[no-untyped-def]
+def _end_hand(tb, new_bank, reason):  # type: ignore[no-untyped-def]
     """Discard the cards, rotate the bank, start the next hand or end."""
+    r, _, tt, se, hf, cd, _, disc, _, rows = table_arrays(tb)
     tt[T_PLAYED] += 1
     n = se.shape[0]
     slots = _slots(r)
@@ -881,32 +919,34 @@ def _end_hand(r, lad, tt, se, hf, cd, pile, disc, g, rows, new_bank, reason):  #
     tt[T_DISCARD] = d
     _clear_hand(hf, b)
     tt[T_ORDER_LEN] = 0
-    _pass_on(r, tt, se, rows, new_bank, reason)
+    _pass_on(tb, new_bank, reason)
     if r[C_MAX_HANDS] >= 0 and tt[T_PLAYED] >= r[C_MAX_HANDS]:
-        _finish_episode(tt, rows)
+        _finish_episode(tb)
         return
-    if not _settle_bank_seat(r, tt, se, rows, tt[T_BANK], _R_CANNOT_COVER):
-        _finish_episode(tt, rows)
+    if not _settle_bank_seat(tb, tt[T_BANK], _R_CANNOT_COVER):
+        _finish_episode(tb)
         return
     tt[T_NEXT_HAND] = 1  # the caller starts it: no call cycle (numba caches no recursion)
 
 
 @table_jit()
-def _play_on(r, lad, tt, se, hf, cd, pile, disc, g, rows):  # type: ignore[no-untyped-def]
+def _play_on(tb):  # type: ignore[no-untyped-def]
     """Start each next hand a transition ended with, until the table waits for a decision.
 
     A hand can end and the next begin inside one transition (the bank's last
     action settles it, the deal of the next may run straight into another
     settlement): :func:`_end_hand` only flags it, and this loop starts it.
     """
+    r, lad, tt, se, hf, cd, pile, disc, g, rows = table_arrays(tb)
     while tt[T_NEXT_HAND]:
         tt[T_NEXT_HAND] = 0
-        _start_hand(r, lad, tt, se, hf, cd, pile, disc, g, rows)
+        _start_hand(tb)
 
 
 # ------------------------------------------------------------------------- actions
 @table_jit()
-def _bet_action(r, lad, tt, se, hf, cd, pile, disc, g, rows, action):  # type: ignore[no-untyped-def]
+def _bet_action(tb, action):  # type: ignore[no-untyped-def]
+    r, lad, tt, se, hf, cd, pile, disc, g, rows = table_arrays(tb)
     seat = tt[T_ACTOR]
     index = tt[T_HAND_INDEX]
     slot = seat * _slots(r) + index
@@ -920,7 +960,7 @@ def _bet_action(r, lad, tt, se, hf, cd, pile, disc, g, rows, action):  # type: i
         if tt[T_TURN] < tt[T_ORDER_LEN]:
             tt[T_ACTOR] = se[tt[T_TURN], E_ORDER]
         else:
-            _deal(r, lad, tt, se, hf, cd, pile, disc, g, rows)
+            _deal(tb)
     elif purpose == PURPOSE_SPLIT:
         tt[T_HAND_INDEX] = index - 1  # back to the hand that was split
         tt[T_PHASE] = PLAY
@@ -929,11 +969,12 @@ def _bet_action(r, lad, tt, se, hf, cd, pile, disc, g, rows, action):  # type: i
 
 
 @table_jit()
-def _split(r, tt, se, hf, cd, rows, slot):  # type: ignore[no-untyped-def]
+def _split(tb, slot):  # type: ignore[no-untyped-def]
     """RULES.md §6 split (``house_rules.Split.apply``): the last card starts the next hand."""
+    r, _, tt, se, hf, cd, _, _, _, rows = table_arrays(tb)
     seat = tt[T_ACTOR]
     index = tt[T_HAND_INDEX]
-    i = _remove_last(r, hf, cd, slot)
+    i = _remove_last(tb, slot)
     card = np.int64(cd[slot, i, C_CODE])
     up = np.int64(cd[slot, i, C_UP])
     unseen = np.int64(cd[slot, i, C_UNSEEN])
@@ -965,20 +1006,21 @@ def _split(r, tt, se, hf, cd, rows, slot):  # type: ignore[no-untyped-def]
 
 
 @table_jit()
-def _player_action(r, lad, tt, se, hf, cd, pile, disc, g, rows, action):  # type: ignore[no-untyped-def]
+def _player_action(tb, action):  # type: ignore[no-untyped-def]
+    r, lad, tt, se, hf, cd, pile, disc, g, rows = table_arrays(tb)
     seat = tt[T_ACTOR]
     index = tt[T_HAND_INDEX]
     slot = seat * _slots(r) + index
     if action == A.STAND:
         _set_status(r, tt, se, hf, rows, slot, STOOD)
-        _next_hand(r, lad, tt, se, hf, cd, pile, disc, g, rows)
+        _next_hand(tb)
         return
     if action == A.HIT:
         up = 1 if rb.hit_face_up(r[rb.R_HIDDEN_CARDS], hf[slot, H_HIDDEN]) else 0
-        _give(r, tt, se, hf, cd, pile, disc, g, rows, slot, up, _OWNER_SEES)
+        _give(tb, slot, up, _OWNER_SEES)
     elif action == A.REVEAL_HIT:
-        _reveal(r, tt, hf, cd, rows, slot)
-        _give(r, tt, se, hf, cd, pile, disc, g, rows, slot, _FACE_DOWN, _OWNER_SEES)
+        _reveal(tb, slot)
+        _give(tb, slot, _FACE_DOWN, _OWNER_SEES)
     elif action == A.DOUBLE:  # RULES.md §6 double: one more card, then stand
         bet = hf[slot, H_BET]
         se[seat, E_CHIPS] -= bet
@@ -986,13 +1028,13 @@ def _player_action(r, lad, tt, se, hf, cd, pile, disc, g, rows, action):  # type
         hf[slot, H_DOUBLED] = 1
         _row(tt, rows, ev.K_DOUBLE, seat, 2 * bet, index, 0, 0, 0)
         up = 1 if rb.hit_face_up(r[rb.R_HIDDEN_CARDS], hf[slot, H_HIDDEN]) else 0
-        _give(r, tt, se, hf, cd, pile, disc, g, rows, slot, up, _OWNER_SEES)
-        if not _after_card(r, lad, tt, se, hf, cd, pile, disc, g, rows, slot):
+        _give(tb, slot, up, _OWNER_SEES)
+        if not _after_card(tb, slot):
             _set_status(r, tt, se, hf, rows, slot, STOOD)
-            _next_hand(r, lad, tt, se, hf, cd, pile, disc, g, rows)
+            _next_hand(tb)
         return
     elif action == A.SPLIT:
-        _split(r, tt, se, hf, cd, rows, slot)
+        _split(tb, slot)
         return
     elif action == A.DECLINE:  # RULES.md §6 mort: play on
         tt[T_MORT_DECIDED] = 1
@@ -1000,11 +1042,11 @@ def _player_action(r, lad, tt, se, hf, cd, pile, disc, g, rows, action):  # type
         return
     elif action == A.MORT:  # one card face down, seen by nobody; the hand stands
         hf[slot, H_SPECIAL] = MORT
-        _reveal(r, tt, hf, cd, rows, slot)
+        _reveal(tb, slot)
         _row(tt, rows, ev.K_SPECIAL, seat, _S_MORT, index, 0, 0, 0)
-        _give(r, tt, se, hf, cd, pile, disc, g, rows, slot, _FACE_DOWN, _NOBODY_SEES)
+        _give(tb, slot, _FACE_DOWN, _NOBODY_SEES)
         _set_status(r, tt, se, hf, rows, slot, STOOD)
-        _next_hand(r, lad, tt, se, hf, cd, pile, disc, g, rows)
+        _next_hand(tb)
         return
     else:  # raise_<k>
         amount = lad[action - r[C_RAISE_START]] * r[rb.R_MIN_BET]
@@ -1014,17 +1056,18 @@ def _player_action(r, lad, tt, se, hf, cd, pile, disc, g, rows, action):  # type
         _row(tt, rows, ev.K_RAISE, seat, amount, hf[slot, H_BET], index, 0, 0)
         return
     tt[T_RAISED] = 0
-    _after_card(r, lad, tt, se, hf, cd, pile, disc, g, rows, slot)
+    _after_card(tb, slot)
 
 
 @table_jit()
-def _bank_action(r, lad, tt, se, hf, cd, pile, disc, g, rows, action):  # type: ignore[no-untyped-def]
+def _bank_action(tb, action):  # type: ignore[no-untyped-def]
+    r, lad, tt, se, hf, cd, pile, disc, g, rows = table_arrays(tb)
     b = _bank_slot(r)
     if action == A.STAND:
         _set_status(r, tt, se, hf, rows, b, STOOD)
-        _settle(r, lad, tt, se, hf, cd, pile, disc, g, rows)
+        _settle(tb)
         return
-    _give(r, tt, se, hf, cd, pile, disc, g, rows, b, _FACE_UP, _OWNER_SEES)
+    _give(tb, b, _FACE_UP, _OWNER_SEES)
     total = hf[b, H_TOTAL]
     if r[rb.R_PAIR_OF_SEVENS] and hf[b, H_CARDS] == 2 \
             and cd[b, 0, C_CODE] % _NUM_RANKS == _SEVEN_RANK \
@@ -1032,37 +1075,39 @@ def _bank_action(r, lad, tt, se, hf, cd, pile, disc, g, rows, action):  # type: 
         hf[b, H_SPECIAL] = PAIR_OF_SEVENS
         _row(tt, rows, ev.K_SPECIAL, tt[T_BANK], _S_PAIR, 0, 0, 0, 0)
         _set_status(r, tt, se, hf, rows, b, STOOD)
-        _settle(r, lad, tt, se, hf, cd, pile, disc, g, rows)
+        _settle(tb)
     elif total > SEVEN_AND_HALF:
         _set_status(r, tt, se, hf, rows, b, BUST)
         _row(tt, rows, ev.K_BUST, tt[T_BANK], total, 0, 0, 0, 0)
-        _settle(r, lad, tt, se, hf, cd, pile, disc, g, rows)
+        _settle(tb)
     elif total == SEVEN_AND_HALF:
         _set_status(r, tt, se, hf, rows, b, STOOD)
-        _settle(r, lad, tt, se, hf, cd, pile, disc, g, rows)
+        _settle(tb)
 
 
 @table_jit()
-def step_table(r, lad, tt, se, hf, cd, pile, disc, g, rows, action):  # type: ignore[no-untyped-def]
+def step_table(tb, action):  # type: ignore[no-untyped-def]
     """``Engine.step(action)`` at one table (the action is legal: the caller checked)."""
+    r, lad, tt, se, hf, cd, pile, disc, g, rows = table_arrays(tb)
     tt[T_REWARDED] = 0
     _row(tt, rows, ev.K_ACTION, tt[T_ACTOR], action, 0, 0, 0, 0)
     phase = tt[T_PHASE]
     if phase == PLAY:
-        _player_action(r, lad, tt, se, hf, cd, pile, disc, g, rows, action)
+        _player_action(tb, action)
     elif phase == BANK:
-        _bank_action(r, lad, tt, se, hf, cd, pile, disc, g, rows, action)
+        _bank_action(tb, action)
     elif phase == BET:
-        _bet_action(r, lad, tt, se, hf, cd, pile, disc, g, rows, action)
+        _bet_action(tb, action)
     else:
-        _answer_transfer(r, lad, tt, se, hf, cd, pile, disc, g, rows, action)
-    _play_on(r, lad, tt, se, hf, cd, pile, disc, g, rows)
+        _answer_transfer(tb, action)
+    _play_on(tb)
 
 
 # ------------------------------------------------------------------------- reset
 @table_jit()
-def reset_table(r, lad, tt, se, hf, cd, pile, disc, g, rows, seed, given_bank):  # type: ignore[no-untyped-def]
+def reset_table(tb, seed, given_bank):  # type: ignore[no-untyped-def]
     """``Engine.reset(seed=seed, bank=given_bank or None)`` at one table; ``se``'s chips are set."""
+    r, lad, tt, se, hf, cd, pile, disc, g, rows = table_arrays(tb)
     seed_state(seed, g)
     tt[:] = 0
     tt[T_SEED] = seed
@@ -1080,19 +1125,19 @@ def reset_table(r, lad, tt, se, hf, cd, pile, disc, g, rows, seed, given_bank): 
     tt[T_PILE] = size
     _clear_hand(hf, _bank_slot(r))
     tt[T_ACTOR] = -1
-    _shuffle_all(tt, pile, g, rows)
+    _shuffle_all(tb)
     tt[T_BANK] = -1
     if given_bank >= 0:
         _row(tt, rows, ev.K_FIRST_BANK, given_bank, _R_GIVEN, 0, 0, 0, 0)
         bank = given_bank
     else:
-        bank = _draw_first_bank(r, tt, se, pile, g, rows)
+        bank = _draw_first_bank(tb)
     tt[T_BANK] = bank
-    if not _settle_bank_seat(r, tt, se, rows, bank, _R_FIRST_BANK):
-        _finish_episode(tt, rows)
+    if not _settle_bank_seat(tb, bank, _R_FIRST_BANK):
+        _finish_episode(tb)
         return
     tt[T_NEXT_HAND] = 1
-    _play_on(r, lad, tt, se, hf, cd, pile, disc, g, rows)
+    _play_on(tb)
 
 
 # ------------------------------------------------------------------------- legal actions
@@ -1106,8 +1151,9 @@ def _stakes(r, lad, mask, start, low, high):  # type: ignore[no-untyped-def]
 
 
 @table_jit()
-def _bank_must_chase(r, tt, se, hf):  # type: ignore[no-untyped-def]
+def _bank_must_chase(tb):  # type: ignore[no-untyped-def]
     """RULES.md §4.6: the bank may not stand below 7½ against a declared 7½ (``forces_chase``)."""
+    r, _, tt, se, hf, _, _, _, _, _ = table_arrays(tb)
     if hf[_bank_slot(r), H_TOTAL] >= SEVEN_AND_HALF:
         return False
     chase = r[rb.R_CHASE_DECLARED] != 0
@@ -1123,8 +1169,9 @@ def _bank_must_chase(r, tt, se, hf):  # type: ignore[no-untyped-def]
 
 
 @table_jit()
-def fill_mask(r, lad, tt, se, hf, cd, mask):  # type: ignore[no-untyped-def]
+def fill_mask(tb, mask):  # type: ignore[no-untyped-def]
     """``Engine.action_mask()`` of the table into ``mask`` (zeros when over)."""
+    r, lad, tt, se, hf, cd, _, _, _, _ = table_arrays(tb)
     mask[:] = 0
     phase = tt[T_PHASE]
     if phase == OVER:
@@ -1168,7 +1215,7 @@ def fill_mask(r, lad, tt, se, hf, cd, mask):  # type: ignore[no-untyped-def]
             _stakes(r, lad, mask, r[C_RAISE_START], 1, room)
     elif phase == BANK:
         can_draw = _can_draw(r, tt)
-        if not (_bank_must_chase(r, tt, se, hf) and can_draw):
+        if not (_bank_must_chase(tb) and can_draw):
             mask[A.STAND] = 1
         if can_draw:
             mask[A.HIT] = 1

@@ -37,6 +37,7 @@ from numba import prange
 
 from envs import observation as _schema
 from envs.batch import event_rows as _rows
+from envs.batch.handles import observer_arrays, pack_observer
 from envs.batch.table_jit import table_jit
 from envs.cards import NUM_RANKS
 from envs.hands import WAITING
@@ -399,14 +400,16 @@ def _apply_rows(t, rows, count, pub, own, tab, views, nhands, current, status, s
 
 
 @table_jit()
-def read_rows(t, rows, count, pub, own, tab, views, nhands, current, status, side, hand_bank,  # type: ignore[no-untyped-def]
-              bank, seen, stale, dirty, error, ints, floats, half, wild_sums, wipe_dealt,
-              wipe_empty, wiped):
-    """Table ``t``'s ``count`` new rows (:func:`_apply_rows`), ``t`` an int64.
+def read_rows(t, rows, count, oh):  # type: ignore[no-untyped-def]
+    """Table ``t``'s ``count`` new rows (:func:`_apply_rows`), ``t`` an int64, into the
+    observer's arrays behind the handle ``oh`` (:func:`envs.batch.handles.pack_observer`).
 
     A call, not inlined: the row reader is the observer's largest function, and
     this one compiled copy serves every caller (:func:`update` and the batch
-    engine's kernels, :mod:`envs.batch.kernels`)."""
+    engine's kernels, :mod:`envs.batch.kernels`); the handle makes the call
+    cheap (:mod:`envs.batch.handles`)."""
+    (pub, own, tab, views, nhands, current, status, side, hand_bank, bank, seen, stale, dirty,
+     error, ints, floats, half, wild_sums, wipe_dealt, wipe_empty, wiped) = observer_arrays(oh)
     _apply_rows(t, rows, count, pub, own, tab, views, nhands, current, status, side, hand_bank,
                 bank, seen, stale, dirty, error, ints, floats, half, wild_sums, wipe_dealt,
                 wipe_empty, wiped)
@@ -433,13 +436,15 @@ def _read_state(t, phase, actor, chips, refused, jackpot, pile_left, hands_playe
 @table_jit(parallel=True)
 def update(rows, counts, phase, actor, chips, refused, jackpot, pile_left, hands_played,
            pub, own, tab, views, nhands, current, status, side, hand_bank, bank, seen, stale,
-           dirty, error, ints, floats, half, wild_sums, wipe_dealt, wipe_empty, wiped):
-    """Every table reads its ``counts[t]`` new rows, then the engine's arrays."""
+           dirty, error, ints, floats, half, wild_sums, wipe_dealt, wipe_empty, wiped, oh):
+    """Every table reads its ``counts[t]`` new rows, then the engine's arrays (``oh``: room
+    for the observer's handle)."""
+    pack_observer(oh, pub, own, tab, views, nhands, current, status, side, hand_bank, bank, seen,
+                  stale, dirty, error, ints, floats, half, wild_sums, wipe_dealt, wipe_empty,
+                  wiped)
     for t in prange(rows.shape[0]):
         if counts[t]:
-            read_rows(np.int64(t), rows, counts[t], pub, own, tab, views, nhands, current,
-                      status, side, hand_bank, bank, seen, stale, dirty, error, ints, floats,
-                      half, wild_sums, wipe_dealt, wipe_empty, wiped)
+            read_rows(np.int64(t), rows, counts[t], oh)
         _read_state(t, phase, actor, chips, refused, jackpot, pile_left, hands_played, pub,
                     tab, ints, floats)
 

@@ -35,6 +35,7 @@ import numpy as np
 from envs import observation as _schema
 from envs.batch import obs_kernels as _k
 from envs.batch.event_rows import ROW
+from envs.batch.handles import OBSERVER_HANDLE
 from envs.cards import HALF_POINTS, parse_card
 from envs.information_state import _hands_per_seat
 from envs.observer import observation_size
@@ -101,6 +102,8 @@ class BatchObserver:
         self._dirty = np.zeros((b, n), dtype=np.bool_)
         self._error = np.zeros(b, dtype=np.int64)
         self._all = np.arange(b, dtype=np.int64)
+        self._handle = np.zeros(OBSERVER_HANDLE, dtype=np.int64)
+        """Room for the handle of these arrays that the kernels pack (:mod:`envs.batch.handles`)."""
         self.history: Any = None
         """The :class:`~envs.batch.information_state.BatchHistory`, with ``information_state``."""
         if information_state:
@@ -140,7 +143,7 @@ class BatchObserver:
         return (self._pub, self._own, self._tab, self._views, self._nhands, self._current,
                 self._status, self._side, self._hand_bank, self._bank, self._seen, self._stale,
                 self._dirty, self._error, self._ints, self._floats, self._half,
-                self._wild_sums, self._wipe_dealt, self._wipe_empty, self._wiped)
+                self._wild_sums, self._wipe_dealt, self._wipe_empty, self._wiped, self._handle)
 
     def updated(self, rows: np.ndarray, counts: np.ndarray, tables: TableBatch) -> None:
         """After a kernel read ``rows`` (C arrays, as :meth:`update` takes them) into the
