@@ -39,7 +39,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from agents.heuristics import (_BANK_BEATS_UP_TO, RAISE_EDGE, STAKE_GAINS, STOOD_LIKELIHOOD,
                                CarefulAgent)
@@ -566,40 +566,42 @@ def _phase(obs: np.ndarray) -> int:
 
 
 @njit(cache=True)
+def _careful_row(obs: np.ndarray, mask: np.ndarray, t: CarefulTables, num_seats: int,
+                 values: np.ndarray, probs: np.ndarray) -> int:
+    """``CarefulAgent.act`` on one row (``values``/``probs``: the row's scratch), or -1."""
+    legal = 0
+    only = _NO_KERNEL
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            legal += 1
+            only = a if legal == 1 else only
+    if legal <= 1:
+        return only
+    phase = _phase(obs)
+    if phase == TRANSFER or phase == SELL:
+        return _careful_transfer(t, obs, mask)
+    if phase == AUCTION or phase == SIDE_BET:
+        return A.PASS if mask[A.PASS] else _first_legal(mask)
+    count = _live_odds(obs, t.numbers[_N_DECKS], values, probs)
+    if phase == BANK:
+        return _careful_bank(t, obs, mask, num_seats, values, probs, count)
+    if phase == BET:
+        return _careful_bet(t, obs, mask, values, probs, count)
+    return _careful_play(t, obs, mask, values, probs, count)
+
+
+@njit(cache=True, parallel=True)
 def careful_actions(observations: np.ndarray, masks: np.ndarray, t: CarefulTables
                     ) -> np.ndarray:
-    """``CarefulAgent.act`` on every row (see the module docstring); -1 marks a row the
-    kernel leaves to the scalar agent."""
+    """``CarefulAgent.act`` on every row (see the module docstring), the rows shared among
+    numba's threads; -1 marks a row the kernel leaves to the scalar agent."""
     n = observations.shape[0]
     num_seats = (observations.shape[1] - GLOBAL_SIZE) // SEAT_BLOCK
-    values = np.empty(NUM_RANKS, dtype=np.int64)
-    probs = np.empty(NUM_RANKS, dtype=np.float64)
+    values = np.empty((n, NUM_RANKS), dtype=np.int64)
+    probs = np.empty((n, NUM_RANKS), dtype=np.float64)
     out = np.empty(n, dtype=np.int64)
-    for k in range(n):
-        obs, mask = observations[k], masks[k]
-        legal = 0
-        only = _NO_KERNEL
-        for a in range(mask.shape[0]):
-            if mask[a]:
-                legal += 1
-                only = a if legal == 1 else only
-        if legal <= 1:
-            out[k] = only
-            continue
-        phase = _phase(obs)
-        if phase == TRANSFER or phase == SELL:
-            out[k] = _careful_transfer(t, obs, mask)
-        elif phase == AUCTION or phase == SIDE_BET:
-            out[k] = A.PASS if mask[A.PASS] else _first_legal(mask)
-        elif phase == BANK:
-            count = _live_odds(obs, t.numbers[_N_DECKS], values, probs)
-            out[k] = _careful_bank(t, obs, mask, num_seats, values, probs, count)
-        else:
-            count = _live_odds(obs, t.numbers[_N_DECKS], values, probs)
-            if phase == BET:
-                out[k] = _careful_bet(t, obs, mask, values, probs, count)
-            else:
-                out[k] = _careful_play(t, obs, mask, values, probs, count)
+    for k in prange(n):
+        out[k] = _careful_row(observations[k], masks[k], t, num_seats, values[k], probs[k])
     return out
 
 
