@@ -30,7 +30,12 @@ own stream: :mod:`agents.seating`); callers loop ``act`` over those rows.
 
 The kernels are ``numba`` functions compiled once and cached on disk
 (``cache=True``); this module is the only one of :mod:`agents` that imports
-numba, and it is imported only by those who batch.
+numba, and it is imported only by those who batch. The careful kernel's rows
+are shared among numba's threads and it is compiled as the batch engine's
+per-table code is (:func:`envs.batch.table_jit.table_jit`: no reference
+counts, which every call between its functions paid for each array, from
+both threads at once): it allocates nothing, each row keeping its figures in
+a scratch row that :func:`careful_actions` allocates for the call.
 """
 
 from __future__ import annotations
@@ -45,6 +50,7 @@ from agents.heuristics import (_BANK_BEATS_UP_TO, RAISE_EDGE, STAKE_GAINS, STOOD
                                CarefulAgent)
 from agents.scripted import ThresholdAgent
 from agents.seating import RoleSplitAgent
+from envs.batch.table_jit import table_jit
 from envs import actions as A
 from envs.cards import NUM_RANKS, SEVEN_AND_HALF
 from envs.engine import AUCTION, BANK, BET, SELL, SIDE_BET, TRANSFER
@@ -80,15 +86,31 @@ _NO_KERNEL = -1
 """A kernel's answer for a row it leaves to the scalar agent (the wrapper asks ``act``)."""
 _STAKE_GAINS = np.array(STAKE_GAINS, dtype=np.float64)
 
+# A row's scratch (float64), so the careful kernel allocates nothing (module docstring).
+_W_UNSEEN = 0
+"""The unseen count of every rank (float32 values, exact in float64)."""
+_W_OPTION = _W_UNSEEN + NUM_RANKS
+"""A player's value of every action before ``pass`` (``CarefulAgent._play``'s options)."""
+_W_OFFERED = _W_OPTION + A.PASS
+"""1.0 where that action is offered."""
+_W_STAND = _W_OFFERED + A.PASS
+_W_DIST = _W_STAND + _BUST
+_W_NEXT = _W_DIST + _BUST
+_W_MULT = _W_NEXT + _BUST
+_W_BEATEN = _W_MULT + _BUST
+_W_PAID = _W_BEATEN + _BUST + 1
+_W_BEST = _W_PAID + _BUST + 1
+_W_SIZE = _W_BEST + _BUST
 
-@njit(cache=True)
+
+@table_jit()
 def _half(entry: float) -> int:
     """A stored total back in half points (``ObservationReader._half``: Python's ``round``,
     half to even, of the float64 entry times the scale)."""
     return int(np.rint(np.float64(entry) * TOTAL_SCALE))
 
 
-@njit(cache=True)
+@table_jit()
 def _first_legal(mask: np.ndarray) -> int:
     for a in range(mask.shape[0]):
         if mask[a]:
@@ -97,7 +119,7 @@ def _first_legal(mask: np.ndarray) -> int:
 
 
 # -------------------------------------------------------------- threshold
-@njit(cache=True)
+@table_jit()
 def _threshold_action(threshold: float, total: int, mask: np.ndarray) -> int:
     """:func:`envs.seat_play.dealer_action`, the same branches in the same order."""
     if mask[A.TAKE_BANK]:
@@ -201,55 +223,61 @@ def careful_tables(agent: CarefulAgent, num_seats: int) -> CarefulTables:
     return CarefulTables(stand, stand_ok, play, play_ok, _careful_numbers(agent, num_seats))
 
 
-@njit(cache=True)
+@table_jit()
 def _pairwise16(x: np.ndarray) -> float:
     """``x.sum()`` of a 16-entry float64 vector as numpy adds it (eight running sums)."""
-    r = x[:8].copy()
-    for j in range(8):
-        r[j] += x[8 + j]
-    return ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+    r0, r1, r2, r3 = x[0] + x[8], x[1] + x[9], x[2] + x[10], x[3] + x[11]
+    r4, r5, r6, r7 = x[4] + x[12], x[5] + x[13], x[6] + x[14], x[7] + x[15]
+    return ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
 
 
-@njit(cache=True)
-def _live_odds(obs: np.ndarray, decks: float, values: np.ndarray, probs: np.ndarray) -> int:
+@table_jit()
+def _live_odds(obs: np.ndarray, decks: float, values: np.ndarray, probs: np.ndarray,
+               unseen: np.ndarray) -> int:
     """``_by_value(_odds(view))`` of the careful agent into ``values``/``probs``; their count.
 
     The unseen cards are counted in float32 as ``ObservationReader.unseen_counts``
     does, each rank's chance is a float32 quotient, and the three figures'
     chances are summed in rank order; values come sorted, figures first.
+    ``unseen``: the row's scratch for the counts (float32 values).
     """
     per_deck = np.float32(4 * decks)
-    unseen = np.empty(NUM_RANKS, dtype=np.float32)
     total = np.float32(0.0)
     for r in range(NUM_RANKS):
         seen = np.float32(np.rint(np.float32(obs[_SEEN + r]) * per_deck))
         own = np.float32(np.rint(obs[_OWN_HIDDEN + r]))
         u = np.float32(np.float32(np.float32(4 * decks) - seen) - own)
-        unseen[r] = u if u > np.float32(0.0) else np.float32(0.0)
-        total += unseen[r]
-    odds = np.empty(NUM_RANKS, dtype=np.float64)
-    for r in range(NUM_RANKS):
-        odds[r] = np.float64(unseen[r] / total) if total > 0 else 1.0 / NUM_RANKS
+        u = u if u > np.float32(0.0) else np.float32(0.0)
+        unseen[r] = u
+        total += u
     count = 0
     figure = 0.0
     has_figure = False
     for r in range(_FIRST_FIGURE_RANK, NUM_RANKS):
-        if odds[r] > 0:
-            figure += odds[r]
+        odds = _rank_odds(unseen, r, total)
+        if odds > 0:
+            figure += odds
             has_figure = True
     if has_figure:
         values[0] = _FIGURE
         probs[0] = figure
         count = 1
     for r in range(_FIRST_FIGURE_RANK):
-        if odds[r] > 0:
+        odds = _rank_odds(unseen, r, total)
+        if odds > 0:
             values[count] = 2 * (r + 1)
-            probs[count] = odds[r]
+            probs[count] = odds
             count += 1
     return count
 
 
-@njit(cache=True)
+@table_jit(inline=True)
+def _rank_odds(unseen: np.ndarray, r: int, total: np.float32) -> float:
+    """The chance of rank ``r``: a float32 quotient of the counts, then float64."""
+    return np.float64(np.float32(unseen[r]) / total) if total > 0 else 1.0 / NUM_RANKS
+
+
+@table_jit()
 def _after_cards(t: CarefulTables, values: np.ndarray, probs: np.ndarray, count: int,
                  total: int, up: int, hidden: int, first: bool, face_up: bool,
                  then_stand: bool) -> tuple[float, bool]:
@@ -277,12 +305,12 @@ def _after_cards(t: CarefulTables, values: np.ndarray, probs: np.ndarray, count:
     return value, True
 
 
-@njit(cache=True)
+@table_jit()
 def _hit_face_up(t: CarefulTables, hidden: int) -> bool:
     return hidden > 0 if t.numbers[_N_ALTERNATE] else True
 
 
-@njit(cache=True)
+@table_jit()
 def _own_hand(obs: np.ndarray) -> tuple[int, int, int]:
     """Seat block 0: face-up total (half points), face-down cards, cards."""
     base = GLOBAL_SIZE
@@ -294,7 +322,7 @@ def _own_hand(obs: np.ndarray) -> tuple[int, int, int]:
     return up, hidden, int(cards) + hidden
 
 
-@njit(cache=True)
+@table_jit()
 def _worth_changing_four(t: CarefulTables, values: np.ndarray, probs: np.ndarray, count: int,
                          total: int, up: int, hidden: int) -> tuple[bool, bool]:
     """``CarefulAgent._worth_changing_four``; the second item False: no value in the tables."""
@@ -309,37 +337,40 @@ def _worth_changing_four(t: CarefulTables, values: np.ndarray, probs: np.ndarray
     return fresh > t.play[total, up, h, 1], True
 
 
-@njit(cache=True)
+@table_jit()
 def _careful_play(t: CarefulTables, obs: np.ndarray, mask: np.ndarray, values: np.ndarray,
-                  probs: np.ndarray, count: int) -> int:
-    """``CarefulAgent._play``: the best option one card ahead, by the same comparisons."""
+                  probs: np.ndarray, count: int, work: np.ndarray) -> int:
+    """``CarefulAgent._play``: the best option one card ahead, by the same comparisons
+    (``work``: the row's scratch)."""
     total = _half(obs[_OWN_TOTAL])
     up, hidden, cards = _own_hand(obs)
     first = cards == 1
     if total >= _BUST or up >= _BUST:
         return _NO_KERNEL
     h = 1 if hidden > 0 else 0
-    option = np.full(A.PASS, -np.inf)
-    offered = np.zeros(A.PASS, dtype=np.bool_)
+    option = work[_W_OPTION:_W_OPTION + A.PASS]
+    offered = work[_W_OFFERED:_W_OFFERED + A.PASS]
+    for a in range(A.PASS):
+        option[a], offered[a] = -np.inf, 0.0
     if mask[A.STAND]:
         if not t.stand_ok[total, up, h, 0]:
             return _NO_KERNEL
-        option[A.STAND], offered[A.STAND] = t.stand[total, up, h, 0], True
+        option[A.STAND], offered[A.STAND] = t.stand[total, up, h, 0], 1.0
     if mask[A.HIT]:
         v, ok = _after_cards(t, values, probs, count, total, up, hidden, first,
                              _hit_face_up(t, hidden), False)
         if not ok:
             return _NO_KERNEL
-        option[A.HIT], offered[A.HIT] = v, True
+        option[A.HIT], offered[A.HIT] = v, 1.0
     if mask[A.REVEAL_HIT]:
         v, ok = _after_cards(t, values, probs, count, total, total, 0, first, False, False)
         if not ok:
             return _NO_KERNEL
-        option[A.REVEAL_HIT], offered[A.REVEAL_HIT] = v, True
+        option[A.REVEAL_HIT], offered[A.REVEAL_HIT] = v, 1.0
     play_on = -1.0
     seen_any = False
     for a in (A.STAND, A.HIT, A.REVEAL_HIT):  # max(): the first of equal values
-        if offered[a] and (not seen_any or option[a] > play_on):
+        if offered[a] != 0.0 and (not seen_any or option[a] > play_on):
             play_on, seen_any = option[a], True
     figure = 0.0
     for k in range(count):
@@ -350,22 +381,22 @@ def _careful_play(t: CarefulTables, obs: np.ndarray, mask: np.ndarray, values: n
                              _hit_face_up(t, hidden), True)
         if not ok:
             return _NO_KERNEL
-        option[A.DOUBLE], offered[A.DOUBLE] = 2.0 * v, True
+        option[A.DOUBLE], offered[A.DOUBLE] = 2.0 * v, 1.0
     if mask[A.MORT]:
         option[A.MORT] = figure * t.numbers[_N_NATURAL_PAYS] - (1.0 - figure)
-        offered[A.MORT] = True
+        offered[A.MORT] = 1.0
     if mask[A.DECLINE]:
-        option[A.DECLINE], offered[A.DECLINE] = play_on, True
+        option[A.DECLINE], offered[A.DECLINE] = play_on, 1.0
     if mask[A.FUSILAR]:
         chase = t.numbers[_N_CHASE]
         option[A.FUSILAR] = figure * (1 - chase) * FUSILAR_PAYS - (1 - figure) \
             - figure * chase
-        offered[A.FUSILAR] = True
+        offered[A.FUSILAR] = 1.0
     if mask[A.SPLIT]:
         v, ok = _after_cards(t, values, probs, count, 1, 0, 1, True, True, False)
         if not ok:
             return _NO_KERNEL
-        option[A.SPLIT], offered[A.SPLIT] = 2.0 * v, True
+        option[A.SPLIT], offered[A.SPLIT] = 2.0 * v, 1.0
     if mask[A.CHANGE_FOUR]:
         worth, ok = _worth_changing_four(t, values, probs, count, total, up, hidden)
         if not ok:
@@ -374,7 +405,7 @@ def _careful_play(t: CarefulTables, obs: np.ndarray, mask: np.ndarray, values: n
             return A.CHANGE_FOUR
     best = -1
     for a in (A.STAND, A.HIT, A.REVEAL_HIT, A.DOUBLE, A.MORT, A.DECLINE, A.FUSILAR, A.SPLIT):
-        if offered[a] and (best < 0 or option[a] > option[best]):
+        if offered[a] != 0.0 and (best < 0 or option[a] > option[best]):
             best = a
     if best < 0:
         return _first_legal(mask)
@@ -386,9 +417,9 @@ def _careful_play(t: CarefulTables, obs: np.ndarray, mask: np.ndarray, values: n
     return best
 
 
-@njit(cache=True)
+@table_jit()
 def _careful_bet(t: CarefulTables, obs: np.ndarray, mask: np.ndarray, values: np.ndarray,
-                 probs: np.ndarray, count: int) -> int:
+                 probs: np.ndarray, count: int, work: np.ndarray) -> int:
     """``CarefulAgent._bet_phase``: the stake one rung up per gain over a fresh shoe's hand."""
     total = _half(obs[_OWN_TOTAL])
     up, hidden, cards = _own_hand(obs)
@@ -399,14 +430,12 @@ def _careful_bet(t: CarefulTables, obs: np.ndarray, mask: np.ndarray, values: np
         if worth:
             return A.CHANGE_FOUR
     ladder = int(t.numbers[_N_LADDER])
-    bets = np.empty(ladder, dtype=np.int64)
     n_bets = 0
     for a in range(_FIRST_BET, _FIRST_BET + ladder):
         if mask[a]:
-            bets[n_bets] = a
             n_bets += 1
     if n_bets == 0:
-        return _careful_play(t, obs, mask, values, probs, count)
+        return _careful_play(t, obs, mask, values, probs, count, work)
     h = 1 if hidden > 0 else 0
     if cards:
         if total >= _BUST or up >= _BUST or not t.play_ok[total, up, h, 1 if cards == 1 else 0]:
@@ -421,10 +450,21 @@ def _careful_bet(t: CarefulTables, obs: np.ndarray, mask: np.ndarray, values: np
     for level in _STAKE_GAINS:
         if gain > level:
             rung += 1
-    return bets[min(rung, n_bets - 1)]
+    return _nth_bet(mask, ladder, min(rung, n_bets - 1))
 
 
-@njit(cache=True)
+@table_jit()
+def _nth_bet(mask: np.ndarray, ladder: int, n: int) -> int:
+    """The ``n``-th legal stake of the ladder (counted from 0)."""
+    for a in range(_FIRST_BET, _FIRST_BET + ladder):
+        if mask[a]:
+            if n == 0:
+                return a
+            n -= 1
+    return _NO_KERNEL
+
+
+@table_jit()
 def _careful_transfer(t: CarefulTables, obs: np.ndarray, mask: np.ndarray) -> int:
     """``CarefulAgent._transfer``: keep the bank when the chips cover the table."""
     chips = np.float64(obs[GLOBAL_SIZE + _CHIPS]) * t.numbers[_N_STARTING_CHIPS]
@@ -439,11 +479,13 @@ def _careful_transfer(t: CarefulTables, obs: np.ndarray, mask: np.ndarray) -> in
     return _first_legal(mask)
 
 
-@njit(cache=True)
+@table_jit()
 def _player_total_odds(t: CarefulTables, obs: np.ndarray, base: int, values: np.ndarray,
-                       probs: np.ndarray, count: int, dist: np.ndarray) -> tuple[float, float]:
+                       probs: np.ndarray, count: int, dist: np.ndarray, nxt: np.ndarray
+                       ) -> tuple[float, float]:
     """``CarefulAgent._player_odds`` of the seat block at ``base`` into ``dist``: the chance
-    of a natural and the stake, or a stake of 0 when the bank does not count it."""
+    of a natural and the stake, or a stake of 0 when the bank does not count it (``nxt``:
+    scratch)."""
     bet = np.float64(obs[base + _BET])
     stood = obs[base + _STATUS + STOOD] != 0
     if obs[base + _SITTING_OUT] > 0 or bet <= 0 or not (stood or
@@ -454,16 +496,18 @@ def _player_total_odds(t: CarefulTables, obs: np.ndarray, base: int, values: np.
     cards = 0.0
     for r in range(NUM_RANKS):
         cards += obs[base + _UP_RANKS + r]
-    dist[:] = 0.0
+    for j in range(_BUST):
+        dist[j] = 0.0
     dist[min(up, SEVEN_AND_HALF)] = 1.0
-    nxt = np.empty(_BUST)
     for _ in range(hidden):
-        nxt[:] = 0.0
+        for j in range(_BUST):
+            nxt[j] = 0.0
         for k in range(count):
             v, p = values[k], probs[k]
             for j in range(_BUST - v):
                 nxt[v + j] += p * dist[j]
-        dist[:] = nxt
+        for j in range(_BUST):
+            dist[j] = nxt[j]
     if hidden and stood:
         for j in range(int(t.numbers[_N_ASSUME_STAND])):
             dist[j] *= STOOD_LIKELIHOOD
@@ -476,10 +520,11 @@ def _player_total_odds(t: CarefulTables, obs: np.ndarray, base: int, values: np.
     return natural, bet
 
 
-@njit(cache=True)
+@table_jit()
 def _careful_bank(t: CarefulTables, obs: np.ndarray, mask: np.ndarray, num_seats: int,
-                  values: np.ndarray, probs: np.ndarray, count: int) -> int:
-    """``CarefulAgent._bank``: stand when standing wins at least what drawing on does."""
+                  values: np.ndarray, probs: np.ndarray, count: int, work: np.ndarray) -> int:
+    """``CarefulAgent._bank``: stand when standing wins at least what drawing on does
+    (``work``: the row's scratch)."""
     if not (mask[A.HIT] and mask[A.STAND]):
         return A.HIT if mask[A.HIT] else A.STAND if mask[A.STAND] else _first_legal(mask)
     total = _half(obs[_OWN_TOTAL])
@@ -488,22 +533,27 @@ def _careful_bank(t: CarefulTables, obs: np.ndarray, mask: np.ndarray, num_seats
         return _NO_KERNEL
     natural_pays, other_pays = t.numbers[_N_NATURAL_PAYS], t.numbers[_N_OTHER_PAYS]
     pays = t.numbers[_N_BEATS_MULTI]
-    stand = np.zeros(_BUST)
+    stand = work[_W_STAND:_W_STAND + _BUST]
+    dist = work[_W_DIST:_W_DIST + _BUST]
+    nxt = work[_W_NEXT:_W_NEXT + _BUST]
+    mult = work[_W_MULT:_W_MULT + _BUST]
+    beaten = work[_W_BEATEN:_W_BEATEN + _BUST + 1]
+    paid = work[_W_PAID:_W_PAID + _BUST + 1]
+    best = work[_W_BEST:_W_BEST + _BUST]
+    for j in range(_BUST):
+        stand[j] = 0.0
     stand_multi = 0.0
     bust = 0.0
-    dist = np.empty(_BUST)
-    mult = np.empty(_BUST)
-    beaten = np.empty(_BUST + 1)
-    paid = np.empty(_BUST + 1)
     chase = False
     for i in range(1, num_seats):
         base = GLOBAL_SIZE + i * SEAT_BLOCK
         if t.numbers[_N_CHASE_DECLARED] and _status(obs, base) == DECLARED:
             chase = True
-        natural, bet = _player_total_odds(t, obs, base, values, probs, count, dist)
+        natural, bet = _player_total_odds(t, obs, base, values, probs, count, dist, nxt)
         if bet == 0.0:
             continue
-        mult[:] = 1.0
+        for j in range(_BUST):
+            mult[j] = 1.0
         if natural_pays == other_pays:
             mult[SEVEN_AND_HALF] = natural_pays
         elif dist[SEVEN_AND_HALF] > 0:
@@ -526,7 +576,8 @@ def _careful_bank(t: CarefulTables, obs: np.ndarray, mask: np.ndarray, num_seats
             stand_multi += bet * (1.0 - natural * (1 + pays))
     if not np.any(stand) and not bust:
         return A.STAND
-    best = np.zeros(_BUST)
+    for j in range(_BUST):
+        best[j] = 0.0
     best[SEVEN_AND_HALF] = stand_multi
     for s in range(SEVEN_AND_HALF - 1, total, -1):
         hit = 0.0
@@ -544,7 +595,7 @@ def _careful_bank(t: CarefulTables, obs: np.ndarray, mask: np.ndarray, num_seats
     return A.STAND if stay >= hit else A.HIT
 
 
-@njit(cache=True)
+@table_jit()
 def _status(obs: np.ndarray, base: int) -> int:
     """``ObservationReader.status``: the one-hot status's entry, -1 when none is set."""
     found = -1
@@ -555,7 +606,7 @@ def _status(obs: np.ndarray, base: int) -> int:
     return found
 
 
-@njit(cache=True)
+@table_jit()
 def _phase(obs: np.ndarray) -> int:
     """``ObservationReader.phase``: the argmax of the one-hot phase (the first of equals)."""
     found = 0
@@ -565,10 +616,11 @@ def _phase(obs: np.ndarray) -> int:
     return found
 
 
-@njit(cache=True)
+@table_jit()
 def _careful_row(obs: np.ndarray, mask: np.ndarray, t: CarefulTables, num_seats: int,
-                 values: np.ndarray, probs: np.ndarray) -> int:
-    """``CarefulAgent.act`` on one row (``values``/``probs``: the row's scratch), or -1."""
+                 values: np.ndarray, probs: np.ndarray, work: np.ndarray) -> int:
+    """``CarefulAgent.act`` on one row (``values``/``probs``/``work``: the row's scratch),
+    or -1."""
     legal = 0
     only = _NO_KERNEL
     for a in range(mask.shape[0]):
@@ -582,27 +634,35 @@ def _careful_row(obs: np.ndarray, mask: np.ndarray, t: CarefulTables, num_seats:
         return _careful_transfer(t, obs, mask)
     if phase == AUCTION or phase == SIDE_BET:
         return A.PASS if mask[A.PASS] else _first_legal(mask)
-    count = _live_odds(obs, t.numbers[_N_DECKS], values, probs)
+    count = _live_odds(obs, t.numbers[_N_DECKS], values, probs,
+                       work[_W_UNSEEN:_W_UNSEEN + NUM_RANKS])
     if phase == BANK:
-        return _careful_bank(t, obs, mask, num_seats, values, probs, count)
+        return _careful_bank(t, obs, mask, num_seats, values, probs, count, work)
     if phase == BET:
-        return _careful_bet(t, obs, mask, values, probs, count)
-    return _careful_play(t, obs, mask, values, probs, count)
+        return _careful_bet(t, obs, mask, values, probs, count, work)
+    return _careful_play(t, obs, mask, values, probs, count, work)
 
 
-@njit(cache=True, parallel=True)
 def careful_actions(observations: np.ndarray, masks: np.ndarray, t: CarefulTables
                     ) -> np.ndarray:
     """``CarefulAgent.act`` on every row (see the module docstring), the rows shared among
     numba's threads; -1 marks a row the kernel leaves to the scalar agent."""
     n = observations.shape[0]
-    num_seats = (observations.shape[1] - GLOBAL_SIZE) // SEAT_BLOCK
-    values = np.empty((n, NUM_RANKS), dtype=np.int64)
-    probs = np.empty((n, NUM_RANKS), dtype=np.float64)
     out = np.empty(n, dtype=np.int64)
-    for k in prange(n):
-        out[k] = _careful_row(observations[k], masks[k], t, num_seats, values[k], probs[k])
+    _careful_rows(observations, masks, t, np.empty((n, NUM_RANKS), dtype=np.int64),
+                  np.empty((n, NUM_RANKS)), np.empty((n, _W_SIZE)), out)
     return out
+
+
+@table_jit(parallel=True)
+def _careful_rows(observations: np.ndarray, masks: np.ndarray, t: CarefulTables,
+                  values: np.ndarray, probs: np.ndarray, work: np.ndarray, out: np.ndarray
+                  ) -> None:
+    """:func:`careful_actions` into ``out``, each row with its own scratch rows."""
+    num_seats = (observations.shape[1] - GLOBAL_SIZE) // SEAT_BLOCK
+    for k in prange(observations.shape[0]):
+        out[k] = _careful_row(observations[k], masks[k], t, num_seats, values[k], probs[k],
+                              work[k])
 
 
 # ------------------------------------------------------------- the wrappers
