@@ -456,16 +456,13 @@ class _Opponents:
         numbers = self.seat[rows, seats]
         if self.split_roles:
             numbers = np.where(seats == banks, self.bank[rows], numbers)
-        actions = np.empty(len(rows), dtype=np.int64)
-        for number in np.unique(numbers).tolist():
-            pick = numbers == number
-            batched = self.batched[number]
-            if batched is not None:
-                actions[pick] = batched.act_batch(observations[pick], masks[pick])
-            else:
-                policy = self.policies[number]
-                actions[pick] = [policy.act(o, m) for o, m in zip(observations[pick],
-                                                                    masks[pick])]
+        if len(numbers) and (numbers == numbers[0]).all():  # one policy: no rows to pick
+            actions = self._decide(int(numbers[0]), observations, masks)
+        else:
+            actions = np.empty(len(rows), dtype=np.int64)
+            for number in np.unique(numbers).tolist():
+                pick = numbers == number
+                actions[pick] = self._decide(number, observations[pick], masks[pick])
         legal = (actions >= 0) & (actions < masks.shape[1])
         legal[legal] = masks[legal, actions[legal]] != 0
         if not legal.all():
@@ -474,6 +471,15 @@ class _Opponents:
                              f"{int(rows[i])}, seat {int(seats[i])} chose illegal action "
                              f"{int(actions[i])}; legal: {np.flatnonzero(masks[i]).tolist()}")
         return actions
+
+    def _decide(self, number: int, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """Policy ``number``'s actions on these rows: batched, or ``act`` row by row."""
+        batched = self.batched[number]
+        if batched is not None:
+            return np.asarray(batched.act_batch(observations, masks), dtype=np.int64)
+        policy = self.policies[number]
+        return np.array([policy.act(o, m) for o, m in zip(observations, masks)],
+                        dtype=np.int64)
 
 
 def _seat(value: int | str, name: str, num_seats: int) -> int:
