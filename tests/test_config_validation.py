@@ -79,6 +79,8 @@ BAD: dict[str, tuple[str, str]] = {
     "selfplay.player_timesteps": ("0", "selfplay.player_timesteps=0 is out of range"),
     "selfplay.bank_timesteps": ("-3", "selfplay.bank_timesteps=-3 is out of range"),
     "selfplay.pool_size": ("-1", "selfplay.pool_size=-1 is out of range; allowed: >= 0"),
+    "selfplay.bank_one_hand_tables": ("-0.1", "selfplay.bank_one_hand_tables=-0.1 is out of "
+                                              "range; allowed: 0..1"),
     "selfplay.banks": ("['reader', 'wizard']", "selfplay.banks: unknown agent 'wizard'"),
     "selfplay.players": ("'careful'", "selfplay.players must be a non-empty list of agent "
                                       "specs such as 'careful' or 'threshold:5', got 'careful'"),

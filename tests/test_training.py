@@ -63,13 +63,14 @@ def test_default_train_runs_every_stage_and_reports(tmp_path: Path, capsys,
     stage = json.loads((run / "player" / "stage.json").read_text())
     assert 0 < stage["env_share"] < 1 and "reader" in stage["eval"]
     # Every stage trains on the table's ten hands a table, but seven bank tables in ten
-    # ([bank] one_hand_tables) are dealt afresh after every hand; not in self-play.
+    # ([bank] one_hand_tables, [selfplay] bank_one_hand_tables) are dealt afresh after
+    # every hand; the player's are not.
     hands = {stage: (record["table_hands"], record["one_hand_tables"])
              for stage in ("player", "bank", "bank-information-state",
                            "selfplay/round1-player", "selfplay/round1-bank")
              for record in [json.loads((run / stage / "stage.json").read_text())]}
     assert hands == {"player": (10, 0), "bank": (10, 0.7), "bank-information-state": (10, 0.7),
-                     "selfplay/round1-player": (10, 0), "selfplay/round1-bank": (10, 0)}
+                     "selfplay/round1-player": (10, 0), "selfplay/round1-bank": (10, 0.7)}
     assert {json.loads((run / stage / "stage.json").read_text())["torch_threads"]
             for stage in hands} == {1}  # the tiny config's run.torch_threads
     # The bank's actor is wider than the player's ([bank] ppo) but on the information state
@@ -235,12 +236,15 @@ def test_a_run_saved_before_one_hand_tables_resumes_as_it_began(tmp_path: Path) 
     from train.pipeline import CONFIG_FILE, RUN_FILE, open_run
 
     saved = cfg.TrainConfig().to_toml()
-    assert "one_hand_tables = 0.7" in saved
-    for text, expected in ((saved.replace("one_hand_tables = 0.7\n", ""), 0.0), (saved, 0.7)):
+    assert "\none_hand_tables = 0.7\n" in saved and "\nbank_one_hand_tables = 0.7\n" in saved
+    older = "\n".join(line for line in saved.split("\n")
+                      if not line.startswith(("one_hand_tables", "bank_one_hand_tables")))
+    for text, expected in ((older, 0.0), (saved, 0.7)):
         (tmp_path / CONFIG_FILE).write_text(text)
         (tmp_path / RUN_FILE).write_text(json.dumps({"command": "all"}))
         _command, config, _record = open_run(tmp_path)
-        assert (config.bank.one_hand_tables, config.player.one_hand_tables) == (expected, 0.0)
+        assert (config.bank.one_hand_tables, config.player.one_hand_tables,
+                config.selfplay.bank_one_hand_tables) == (expected, 0.0, expected)
     assert cfg.load(tmp_path / CONFIG_FILE).bank.one_hand_tables == 0.7  # a config file
 
 

@@ -26,7 +26,8 @@ banks, then the bank against a pool of frozen players. Each pool always holds
 the rule-based baselines and at most ``selfplay.pool_size`` learned policies
 (the newest), so it stays bounded however many rounds run. It starts with
 the players and banks of the first two stages, and each round's networks go
-on from the previous round's.
+on from the previous round's. The bank rounds deal ``selfplay.bank_one_hand_tables``
+of their tables afresh after every hand, as the bank stage does.
 
 **Information-state models.** A stage with ``information_state_model = true``
 (the bank's, by default) trains a second model of its role beside the first,
@@ -201,7 +202,8 @@ class Run:
         if bank is not None:
             bank_pool.add(load_model(bank))
         self.log(f"self-play: {c.rounds} rounds, pools of {len(banks)} baseline banks and "
-                 f"{len(players)} baseline players plus up to {c.pool_size} learned each")
+                 f"{len(players)} baseline players plus up to {c.pool_size} learned each, "
+                 f"{c.bank_one_hand_tables:.0%} of the bank rounds' tables one hand")
         root = self.dir / "selfplay"
         for k in range(1, c.rounds + 1):
             seed_p, seed_b = self.seeds[2 + 2 * (k - 1)], self.seeds[3 + 2 * (k - 1)]
@@ -214,7 +216,8 @@ class Run:
             self._enter(f"self-play round {k} bank", root / f"round{k}-bank")
             bank = train_stage(root / f"round{k}-bank", "bank", self.config,
                                {"players": player_pool}, c.bank_timesteps, seed_b, players,
-                               next(iter(players.values())), init_from=bank)
+                               next(iter(players.values())), init_from=bank,
+                               one_hand_tables=c.bank_one_hand_tables)
             bank_pool.add(load_model(bank))
         if player is None or bank is None:
             raise ValueError("self-play needs at least one round or trained player and bank")
