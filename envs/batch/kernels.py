@@ -91,13 +91,19 @@ def _publish(r, t, T, SE, OVER_, REFUSED, REW, IN_HAND):  # type: ignore[no-unty
 
 
 @table_jit(inline=True)
-def _observe_moved(t, T, SE, ROWS, REFUSED, pub, tab, ints, floats, oh):  # type: ignore[no-untyped-def]
-    """The observer's reading of a moved table's new rows (through its handle ``oh``) and of
-    its state: :func:`envs.batch.obs_kernels.update`'s work for one table."""
-    if T[t, T_ROWS]:
-        read_rows(np.int64(t), ROWS, T[t, T_ROWS], oh)
-    _read_state(t, T[:, T_PHASE], T[:, T_ACTOR], SE[:, :, E_CHIPS], REFUSED, T[:, T_JACKPOT],
-                T[:, T_PILE], T[:, T_PLAYED], pub, tab, ints, floats)
+def _after_move(tb, t, r, T, SE, ROWS, MASK, OVER_, REFUSED, REW, IN_HAND, observing, pub, tab,  # type: ignore[no-untyped-def]
+                ints, floats, oh):
+    """What follows a table's reset or step: its mask, its derived arrays and, ``observing``,
+    the observer's reading of its new rows (through the observer's handle ``oh``) and of
+    its state, :func:`envs.batch.obs_kernels.update`'s work for one table. Inlined into
+    both kernels, so nothing is passed."""
+    fill_mask(tb, MASK[t])
+    _publish(r, t, T, SE, OVER_, REFUSED, REW, IN_HAND)
+    if observing:
+        if T[t, T_ROWS]:
+            read_rows(np.int64(t), ROWS, T[t, T_ROWS], oh)
+        _read_state(t, T[:, T_PHASE], T[:, T_ACTOR], SE[:, :, E_CHIPS], REFUSED,
+                    T[:, T_JACKPOT], T[:, T_PILE], T[:, T_PLAYED], pub, tab, ints, floats)
 
 
 @table_jit()
@@ -145,10 +151,8 @@ def reset_tables(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFU
         tb = TB[t]
         pack_table(tb, r, lad, T[t], SE[t], HF[t], CD[t], PILE[t], DISC[t], RNG[t], ROWS[t])
         reset_table(tb, seeds[i], banks[i])
-        fill_mask(tb, MASK[t])
-        _publish(r, t, T, SE, OVER_, REFUSED, REW, IN_HAND)
-        if observing:
-            _observe_moved(t, T, SE, ROWS, REFUSED, pub, tab, ints, floats, oh)
+        _after_move(tb, t, r, T, SE, ROWS, MASK, OVER_, REFUSED, REW, IN_HAND, observing, pub,
+                    tab, ints, floats, oh)
         for s in range(REW.shape[1]):
             REW[t, s] = 0.0
     return _first_overflow(T, idx)
@@ -195,8 +199,6 @@ def step_tables(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFUS
         tb = TB[t]
         pack_table(tb, r, lad, T[t], SE[t], HF[t], CD[t], PILE[t], DISC[t], RNG[t], ROWS[t])
         step_table(tb, acts[i])
-        fill_mask(tb, MASK[t])
-        _publish(r, t, T, SE, OVER_, REFUSED, REW, IN_HAND)
-        if observing:
-            _observe_moved(t, T, SE, ROWS, REFUSED, pub, tab, ints, floats, oh)
+        _after_move(tb, t, r, T, SE, ROWS, MASK, OVER_, REFUSED, REW, IN_HAND, observing, pub,
+                    tab, ints, floats, oh)
     return _first_overflow(T, idx)
