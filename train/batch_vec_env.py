@@ -36,7 +36,11 @@ actor is not the learner is observed in one call, and each policy decides
 for all of its rows with ``act_batch`` (:class:`envs.policy.BatchPolicy`;
 the baselines through :func:`agents.batch_policies.batch_policy`); a policy
 without one is asked ``act`` row by row. This repeats until every table waits
-for its learner. A pool is drawn for every episode (Player, Bank) or table
+for its learner. When every opponent is a baseline with a kernel (threshold,
+careful, reader, or a ``PLAYER|BANK`` pair of them) and the observations are
+not information states, the learner's move and all those turns are one
+compiled call instead (:mod:`agents.batch_turns`: the same play, move for
+move; ``compiled_turns=False`` keeps the Python loop). A pool is drawn for every episode (Player, Bank) or table
 (Seat) at every table and seat, as the views draw it; a list or an
 :class:`agents.PolicyPool` is drawn uniformly for all those tables at once.
 
@@ -66,8 +70,10 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvS
 
 from agents import PolicyPool
 from agents.batch_policies import batch_policy
+from agents.batch_turns import TableTurns, TurnPolicies, turn_policies
 from agents.scripted import ThresholdAgent
 from envs.batch import make_tables
+from envs.batch.engine import BatchEngine
 from envs.information_state import check_observation_type, information_state_bounds
 from envs.observer import observation_bounds
 from envs.rules import Rules
@@ -93,14 +99,17 @@ class BatchSeatVecEnv(VecEnv):
     ``one_hand_tables``: the share of tables dealt afresh after every hand (Player and
     Bank views; module docstring); ``engine``: :func:`envs.batch.make_tables`'s
     (``"auto"``: compiled where the rules are supported); ``seed``: what :meth:`seed`
-    would set.
+    would set; ``compiled_turns``: play the baselines' turns in one compiled call where
+    they can be (module docstring; False: always the Python loop, the reference it is
+    tested against).
     """
 
     def __init__(self, view: str, rules: Rules | str = "catalan", num_seats: int = 2,
                  num_envs: int = 256, opponents: Any = None, seed: int | None = None,
                  table_hands: int = 10, observation_type: str = "observation",
                  engine: str = "auto", seat: int | str = "random", bank: int | str = "random",
-                 illegal_reward: float = -1.0, one_hand_tables: float = 0.0) -> None:
+                 illegal_reward: float = -1.0, one_hand_tables: float = 0.0,
+                 compiled_turns: bool = True) -> None:
         if view not in VIEWS:
             raise ValueError(f"view={view!r} is not one of {', '.join(VIEWS)}")
         if isinstance(one_hand_tables, bool) or not isinstance(one_hand_tables, (int, float)) \
@@ -137,6 +146,9 @@ class BatchSeatVecEnv(VecEnv):
         super().__init__(num_envs, spaces.Box(low=low, high=high, dtype=np.float32),
                          spaces.Discrete(self.tables.layout.size))
         self._opponents = _Opponents(_sources(opponents, self.rules), num_envs, num_seats)
+        self._turns = TableTurns(self.tables) if compiled_turns and observation_type == \
+            "observation" and isinstance(self.tables, BatchEngine) else None
+        """The compiled opponents' turns (:meth:`_play`), where they can be played."""
         b = num_envs
         self.learner = np.zeros(b, dtype=np.int64)
         """The learner's seat at every table in the current episode."""
@@ -179,15 +191,13 @@ class BatchSeatVecEnv(VecEnv):
         self._actions = acts.astype(np.int64)
 
     def step_wait(self) -> VecEnvStepReturn:
-        tables, acts = self.tables, self._actions
+        acts = self._actions
         legal = (acts >= 0) & (acts < self._masks.shape[1])
         legal[legal] = self._masks[legal, acts[legal]]
         moved = np.flatnonzero(legal)
         rewards = np.zeros(self.num_envs)  # summed in float64 as the views sum them
         if moved.size:
-            tables.step(acts[moved], tables=moved)
-            rewards[moved] = tables.rewards[moved, self.learner[moved]]
-            self._play_opponents(moved, rewards)
+            self._play(moved, acts[moved], rewards)
         illegal = ~legal
         rewards[illegal] = self.illegal_reward
         self._need_table |= illegal
@@ -356,7 +366,7 @@ class BatchSeatVecEnv(VecEnv):
                     self.learner[ready] = self.seat_choice
             if self.view != "seat" and ready.size:
                 self._opponents.draw(self._rng, ready, self.learner)
-            self._play_opponents(ready, None)
+            self._play(ready, None, None)
             waiting = (tables.actor[pending] == self.learner[pending]) \
                 & ~self._episode_over()[pending] & playable
             pending = pending[~waiting]
@@ -365,9 +375,38 @@ class BatchSeatVecEnv(VecEnv):
         raise RuntimeError(f"{_MAX_TABLES} tables in a row gave the learner no decision; "
                            f"check the rules and the number of seats")
 
+    def _play(self, rows: np.ndarray, actions: np.ndarray | None,
+              rewards: np.ndarray | None) -> None:
+        """The learners' ``actions`` at ``rows`` (None: none), then the other seats until each
+        table waits for its learner or its episode ends; the learner's rewards meanwhile
+        go to ``rewards`` (None: nowhere). In one compiled call where every opponent is a
+        baseline with a kernel (:mod:`agents.batch_turns`), with the Python loop taking
+        over any table it leaves; else by the Python loop."""
+        tables = self.tables
+        turns = self._turns
+        policies = None if turns is None or not rows.size \
+            else self._opponents.turn_policies(self.num_seats)
+        if turns is not None and policies is not None:
+            opponents = self._opponents
+            gained, left = turns.play(
+                rows, np.full(len(rows), -1) if actions is None else actions, self.learner,
+                None if self.view == "seat" else self._hand, opponents.seat,
+                opponents.bank if opponents.split_roles else None, policies)
+            if rewards is not None:
+                rewards[rows] = gained
+            if left.any():
+                self._play_opponents(rows[left], rewards)
+            return
+        if actions is not None:
+            tables.step(actions, tables=rows)
+            if rewards is not None:
+                rewards[rows] = tables.rewards[rows, self.learner[rows]]
+        self._play_opponents(rows, rewards)
+
     def _play_opponents(self, rows: np.ndarray, rewards: np.ndarray | None) -> None:
         """Let the other seats act at ``rows`` until each waits for its learner or its
-        episode ends; add the learner's rewards meanwhile to ``rewards``."""
+        episode ends, deciding in Python for every round of turns; add the learner's
+        rewards meanwhile to ``rewards``."""
         tables = self.tables
         active = np.zeros(self.num_envs, dtype=bool)
         active[rows] = True
@@ -402,6 +441,7 @@ class _Opponents:
         self.policies: list[Any] = []
         self.batched: list[Any] = []
         self._numbers: dict[int, int] = {}
+        self._turns: tuple[int, TurnPolicies | None] = (-1, None)
         self.seat = np.full((num_tables, num_seats), self._number(self.player_source),
                             dtype=np.int64)
         self.bank = np.full(num_tables, self._number(self.bank_source), dtype=np.int64)
@@ -416,6 +456,14 @@ class _Opponents:
                 policy = ThresholdAgent(policy.threshold)
             self.batched.append(batch_policy(policy) if hasattr(policy, "act") else None)
         return self._numbers[key]
+
+    def turn_policies(self, num_seats: int) -> TurnPolicies | None:
+        """The policies met so far as the compiled turns read them (:func:`agents.batch_turns.
+        turn_policies`), or None when one has no kernel there."""
+        if self._turns[0] != len(self.policies):
+            pools = [hasattr(p, "sample") for p in self.policies]
+            self._turns = (len(self.policies), turn_policies(self.batched, num_seats, pools))
+        return self._turns[1]
 
     def reseed(self, seed: int) -> None:
         """Reseed every policy with ``seed(int)`` from ``seed``, as the views do."""

@@ -240,6 +240,31 @@ class BatchEngine:
         self._rows_last = self._rewards_last = idx
         self._after(overflow, idx, reset=False)
 
+    def run_turns(self, kernel: Any, tables: np.ndarray, *arguments: Any) -> None:
+        """Move ``tables`` by a compiled loop that may take many turns at each in one call.
+
+        ``kernel`` (numba) is called as :func:`envs.batch.kernels.step_tables` is —
+        the batch's arrays, ``tables`` (int64 indices), the previous call's tables
+        and rewarded tables — then ``arguments``, then the observer's flag and
+        arrays; like ``step_tables`` it first zeroes the rows and rewards of the
+        previous call's tables (``kernels.clear_rows``, ``kernels.clear_rewards``),
+        moves each table only by legal actions through ``kernels.step_one``, and
+        returns the first table whose rows overflowed, or -1. Afterwards each table
+        holds the rows and rewards of its last move only: so this needs an engine
+        that keeps neither episode logs (``record``) nor hand histories
+        (``information_state``), which read every move's rows, and that observes
+        (the kernel feeds the observer at every move). The VecEnv's opponents play
+        through it (:mod:`agents.batch_turns`).
+        """
+        if self.record or self._information_state or self._observer is None:
+            raise ValueError("run_turns needs a BatchEngine with observe=True, record=False and "
+                             "information_state=False: it keeps only each table's last rows")
+        idx = np.ascontiguousarray(tables, dtype=np.int64)
+        overflow = kernel(*self._arrays(), idx, self._rows_last, self._rewards_last, *arguments,
+                          *self._observing)
+        self._rows_last = self._rewards_last = idx
+        self._after(overflow, idx, reset=False)
+
     def _after(self, overflow: int, idx: np.ndarray, reset: bool) -> None:
         if overflow >= 0:
             raise RuntimeError(f"table {overflow}: one call logged more than row_capacity="

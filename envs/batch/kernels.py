@@ -42,7 +42,8 @@ from envs.batch.handles import pack_observer, pack_table
 from envs.batch.table_jit import table_jit
 from envs.phases import OVER
 
-__all__ = ["reset_tables", "check_actions", "step_tables", "AHEAD"]
+__all__ = ["reset_tables", "check_actions", "step_tables", "step_one", "prefetch_ahead",
+           "clear_rows", "clear_rewards", "first_overflow", "AHEAD"]
 
 AHEAD = 4
 """How many places ahead in its list of tables a loop prefetches (a few steps' compute covers
@@ -52,7 +53,7 @@ _ROW_LINES = 6
 
 
 @table_jit(inline=True)
-def _prefetch(idx, i, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, observing, pub, own, tab,  # type: ignore[no-untyped-def]
+def prefetch_ahead(idx, i, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, observing, pub, own, tab,  # type: ignore[no-untyped-def]
               views):
     """Prefetch the slices of the arrays a step touches of the table :data:`AHEAD` places
     after ``idx[i]`` in the list (none past its end)."""
@@ -91,12 +92,12 @@ def _publish(r, t, T, SE, OVER_, REFUSED, REW, IN_HAND):  # type: ignore[no-unty
 
 
 @table_jit(inline=True)
-def _after_move(tb, t, r, T, SE, ROWS, MASK, OVER_, REFUSED, REW, IN_HAND, observing, pub, tab,  # type: ignore[no-untyped-def]
-                ints, floats, oh):
+def after_move(tb, t, r, T, SE, ROWS, MASK, OVER_, REFUSED, REW, IN_HAND, observing, pub, tab,  # type: ignore[no-untyped-def]
+               ints, floats, oh):
     """What follows a table's reset or step: its mask, its derived arrays and, ``observing``,
     the observer's reading of its new rows (through the observer's handle ``oh``) and of
     its state, :func:`envs.batch.obs_kernels.update`'s work for one table. Inlined into
-    both kernels, so nothing is passed."""
+    every kernel that moves tables, so nothing is passed."""
     fill_mask(tb, MASK[t])
     _publish(r, t, T, SE, OVER_, REFUSED, REW, IN_HAND)
     if observing:
@@ -106,8 +107,20 @@ def _after_move(tb, t, r, T, SE, ROWS, MASK, OVER_, REFUSED, REW, IN_HAND, obser
                     T[:, T_JACKPOT], T[:, T_PILE], T[:, T_PLAYED], pub, tab, ints, floats)
 
 
+@table_jit(inline=True)
+def step_one(tb, t, action, r, T, SE, ROWS, MASK, OVER_, REFUSED, REW, IN_HAND, observing, pub,  # type: ignore[no-untyped-def]
+             tab, ints, floats, oh):
+    """Table ``t`` (its handle ``tb`` packed) takes ``action``, checked legal: its rows start
+    afresh, then :func:`after_move`. A loop that moves a table many times in one call (the
+    VecEnv's opponents, :mod:`agents.batch_turns`) calls this for each move."""
+    T[t, T_ROWS] = 0
+    step_table(tb, action)
+    after_move(tb, t, r, T, SE, ROWS, MASK, OVER_, REFUSED, REW, IN_HAND, observing, pub, tab,
+               ints, floats, oh)
+
+
 @table_jit()
-def _first_overflow(T, idx):  # type: ignore[no-untyped-def]
+def first_overflow(T, idx):  # type: ignore[no-untyped-def]
     """The first of the tables ``idx`` whose rows overflowed the buffer in this call, or -1."""
     for i in range(idx.shape[0]):
         if T[idx[i], T_OVERFLOW]:
@@ -116,11 +129,19 @@ def _first_overflow(T, idx):  # type: ignore[no-untyped-def]
 
 
 @table_jit()
-def _clear_rows(T, last):  # type: ignore[no-untyped-def]
+def clear_rows(T, last):  # type: ignore[no-untyped-def]
     """Zero the row counts of the tables ``last`` (the ones the previous call moved: only
     they can have rows), so that afterwards only the tables this call moves have rows."""
     for i in range(last.shape[0]):
         T[last[i], T_ROWS] = 0
+
+
+@table_jit()
+def clear_rewards(REW, rewarded):  # type: ignore[no-untyped-def]
+    """Zero the rewards of the tables ``rewarded`` (the previous step's: only they hold any)."""
+    for i in range(rewarded.shape[0]):
+        for s in range(REW.shape[1]):
+            REW[rewarded[i], s] = 0.0
 
 
 @table_jit(parallel=True)
@@ -135,15 +156,15 @@ def reset_tables(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFU
     rows and its arrays (see the module docstring); the other tables are not
     visited. Returns the first table whose rows overflowed the buffer, or -1.
     """
-    _clear_rows(T, last)
+    clear_rows(T, last)
     if observing:
         pack_observer(oh, pub, own, tab, views, nhands, current, status, side, hand_bank, bank,
                       seen, stale, dirty, error, ints, floats, half, wild_sums, wipe_dealt,
                       wipe_empty, wiped)
     n = idx.shape[0]
     for i in prange(n):
-        _prefetch(idx, i, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, observing, pub, own, tab,
-                  views)
+        prefetch_ahead(idx, i, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, observing, pub, own,
+                       tab, views)
         t = idx[i]
         T[t, T_ROWS] = 0
         for s in range(SE.shape[1]):
@@ -151,11 +172,11 @@ def reset_tables(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFU
         tb = TB[t]
         pack_table(tb, r, lad, T[t], SE[t], HF[t], CD[t], PILE[t], DISC[t], RNG[t], ROWS[t])
         reset_table(tb, seeds[i], banks[i])
-        _after_move(tb, t, r, T, SE, ROWS, MASK, OVER_, REFUSED, REW, IN_HAND, observing, pub,
-                    tab, ints, floats, oh)
+        after_move(tb, t, r, T, SE, ROWS, MASK, OVER_, REFUSED, REW, IN_HAND, observing, pub,
+                   tab, ints, floats, oh)
         for s in range(REW.shape[1]):
             REW[t, s] = 0.0
-    return _first_overflow(T, idx)
+    return first_overflow(T, idx)
 
 
 @table_jit()
@@ -182,23 +203,19 @@ def step_tables(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFUS
     in :func:`reset_tables`; the other tables are not visited. Returns the
     first table whose rows overflowed the buffer, or -1.
     """
-    _clear_rows(T, last)
-    for i in range(rewarded.shape[0]):
-        for s in range(REW.shape[1]):
-            REW[rewarded[i], s] = 0.0
+    clear_rows(T, last)
+    clear_rewards(REW, rewarded)
     if observing:
         pack_observer(oh, pub, own, tab, views, nhands, current, status, side, hand_bank, bank,
                       seen, stale, dirty, error, ints, floats, half, wild_sums, wipe_dealt,
                       wipe_empty, wiped)
     n = idx.shape[0]
     for i in prange(n):
-        _prefetch(idx, i, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, observing, pub, own, tab,
-                  views)
+        prefetch_ahead(idx, i, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, observing, pub, own,
+                       tab, views)
         t = idx[i]
-        T[t, T_ROWS] = 0
         tb = TB[t]
         pack_table(tb, r, lad, T[t], SE[t], HF[t], CD[t], PILE[t], DISC[t], RNG[t], ROWS[t])
-        step_table(tb, acts[i])
-        _after_move(tb, t, r, T, SE, ROWS, MASK, OVER_, REFUSED, REW, IN_HAND, observing, pub,
-                    tab, ints, floats, oh)
-    return _first_overflow(T, idx)
+        step_one(tb, t, acts[i], r, T, SE, ROWS, MASK, OVER_, REFUSED, REW, IN_HAND, observing,
+                 pub, tab, ints, floats, oh)
+    return first_overflow(T, idx)
