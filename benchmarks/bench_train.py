@@ -9,9 +9,14 @@ bank — the opponents of ``sette train``'s player stage — measured in one run
 1. **The environment alone**: steps per second with random legal actions
    (drawn from the masks with a numpy generator; observations and masks
    included) of :class:`train.batch_vec_env.BatchSeatVecEnv` over
-   ``--tables`` tables of the compiled engine, and of ``sette train``'s former
-   default, :class:`train.vec_env.ViewVecEnv` over 8 scalar views; the ratio.
-   The goal is at least 1M steps/s at 4096 tables.
+   ``--tables`` tables of the compiled engine — with the opponents' turns
+   compiled (the default) and in the Python loop (``compiled_turns=False``) —
+   and of ``sette train``'s former default, :class:`train.vec_env.ViewVecEnv`
+   over 8 scalar views; the ratios. Two figures each: the VecEnv's own calls
+   (``step`` and its masks), and the whole loop as MaskablePPO drives it (the
+   per-table masks from ``env_method`` stacked, as sb3-contrib's
+   ``get_action_masks`` does, and the random draw, which are the client's
+   time). The goal is at least 1M steps/s at 4096 tables.
 2. **MaskablePPO end to end** (``model.learn``: collecting rollouts and
    training; the periodic evaluation left out, and building the model printed
    apart: torch's optimizer imports ``torch._dynamo`` once a process, a few
@@ -58,18 +63,40 @@ def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.argmax(np.where(masks, rng.random(masks.shape), -1.0), axis=1)
 
 
-def vec_env_rate(venv: Any, seconds: float) -> float:
-    """Steps per second (summed over the environments) of ``venv`` with random legal actions."""
+def masks_of(venv: Any) -> np.ndarray:
+    """The learners' masks as the VecEnv gives them: ``action_masks()`` (the batch of tables),
+    else one per environment through ``env_method``, stacked (the scalar views)."""
+    if hasattr(venv, "action_masks"):
+        return venv.action_masks()
+    return np.stack(venv.env_method("action_masks"))
+
+
+def vec_env_rate(venv: Any, seconds: float) -> tuple[float, float]:
+    """Steps per second (summed over the environments) of ``venv`` with random legal actions:
+    timing the VecEnv's calls alone (``step`` and :func:`masks_of`), and the whole loop as
+    MaskablePPO drives it (the masks stacked from ``env_method``, as sb3-contrib's
+    ``get_action_masks`` does, and the random draw, both outside the VecEnv)."""
     rng = np.random.default_rng(0)
     venv.seed(0)
     venv.reset()
     for _ in range(3):  # warm-up: the kernels compile (or load from the cache) here
-        venv.step(random_legal(np.stack(venv.env_method("action_masks")), rng))
+        venv.step(random_legal(masks_of(venv), rng))
+    steps, inside, start = 0, 0.0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        begin = time.perf_counter()
+        masks = masks_of(venv)
+        between = time.perf_counter()
+        actions = random_legal(masks, rng)
+        restart = time.perf_counter()
+        venv.step(actions)
+        inside += time.perf_counter() - restart + between - begin
+        steps += venv.num_envs
+    own = steps / inside
     steps, start = 0, time.perf_counter()
     while time.perf_counter() - start < seconds:
         venv.step(random_legal(np.stack(venv.env_method("action_masks")), rng))
         steps += venv.num_envs
-    return steps / (time.perf_counter() - start)
+    return own, steps / (time.perf_counter() - start)
 
 
 def views_default() -> TrainConfig:
@@ -139,13 +166,22 @@ def main() -> None:
 
     batch = BatchSeatVecEnv("player", "catalan", 2, args.tables, opponents=OPPONENTS,
                             engine="compiled")
+    looped = BatchSeatVecEnv("player", "catalan", 2, args.tables, opponents=OPPONENTS,
+                             engine="compiled", compiled_turns=False)
     views = ViewVecEnv([partial(PlayerEnv, "catalan", 2, OPPONENTS)] * 8)
-    batch_rate = vec_env_rate(batch, args.seconds)
-    views_rate = vec_env_rate(views, args.seconds)
-    print(f"BatchSeatVecEnv, {args.tables} tables (compiled):  {batch_rate:12,.0f} steps/s  "
-          f"(goal: >= 1,000,000)")
-    print(f"ViewVecEnv, 8 scalar views:                {views_rate:12,.0f} steps/s")
-    print(f"ratio: {batch_rate / views_rate:.1f}x")
+    print("steps/s with random legal actions: the VecEnv's calls alone (step, masks) | the "
+          "whole loop (masks stacked from env_method as MaskablePPO fetches them, the draw)")
+    rates = {}
+    for name, venv in ((f"BatchSeatVecEnv, {args.tables} tables (compiled)", batch),
+                       ("  the same, opponents' turns in the Python loop", looped),
+                       ("ViewVecEnv, 8 scalar views", views)):
+        rates[name] = own, loop = vec_env_rate(venv, args.seconds)
+        print(f"{name:50} {own:12,.0f} | {loop:12,.0f}")
+    (batch_own, batch_loop), (looped_own, _), (views_own, views_loop) = rates.values()
+    print(f"goal: the VecEnv >= 1,000,000 steps/s: {batch_own / 1e6:.2f}x of it")
+    print(f"compiled turns over the Python loop: {batch_own / looped_own:.2f}x; the batch over "
+          f"the scalar views: {batch_own / views_own:.1f}x ({batch_loop / views_loop:.1f}x "
+          f"whole loop)")
 
     print(f"load average {os.getloadavg()[0]:.1f}")
     runs = [("8 scalar views", views_default(), args.scalar_steps),

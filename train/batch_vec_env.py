@@ -214,7 +214,9 @@ class BatchSeatVecEnv(VecEnv):
         infos: list[dict[str, Any]] = [{"action_mask": mask} for mask in self._masks.copy()]
         if ended.size:
             for t, last, mask in zip(ended.tolist(), terminal, terminal_masks):
-                infos[t] = {"action_mask": mask, "terminal_observation": last}
+                info = infos[t]  # this step's own dict: filled in place
+                info["action_mask"] = mask
+                info["terminal_observation"] = last
         for t in np.flatnonzero(illegal).tolist():
             infos[t]["illegal_action"] = int(acts[t])
         return obs, rewards.astype(np.float32), dones, infos

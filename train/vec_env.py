@@ -96,16 +96,16 @@ class EndedVecMonitor(VecMonitor):
             return obs, rewards, dones, infos
         infos = list(infos)
         seconds = round(time.time() - self.t_start, 6)
+        keywords, writer = self.info_keywords, self.results_writer
         for i, episode_return, episode_length in zip(ended.tolist(), self.episode_returns[ended],
                                                       self.episode_lengths[ended]):
-            info = infos[i].copy()
+            info = infos[i]
             episode = {"r": episode_return, "l": episode_length, "t": seconds}
-            for key in self.info_keywords:
+            for key in keywords:
                 episode[key] = info[key]
-            info["episode"] = episode
-            infos[i] = info
-            if self.results_writer:
-                self.results_writer.write_row(episode)
+            infos[i] = {**info, "episode": episode}  # a copy, as VecMonitor's
+            if writer:
+                writer.write_row(episode)
         self.episode_count += ended.size
         self.episode_returns[ended] = 0
         self.episode_lengths[ended] = 0
