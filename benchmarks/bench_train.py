@@ -16,7 +16,9 @@ bank — the opponents of ``sette train``'s player stage — measured in one run
    (``step`` and its masks), and the whole loop as MaskablePPO drives it (the
    per-table masks from ``env_method`` stacked, as sb3-contrib's
    ``get_action_masks`` does, and the random draw, which are the client's
-   time). The goal is at least 1M steps/s at 4096 tables.
+   time); the first figures of the two batches are taken with them stepping in
+   turn, so that the machine's drift falls on each alike. The goal is at least
+   1M steps/s at 4096 tables.
 2. **MaskablePPO end to end** (``model.learn``: collecting rollouts and
    training; the periodic evaluation left out, and building the model printed
    apart: torch's optimizer imports ``torch._dynamo`` once a process, a few
@@ -71,32 +73,39 @@ def masks_of(venv: Any) -> np.ndarray:
     return np.stack(venv.env_method("action_masks"))
 
 
-def vec_env_rate(venv: Any, seconds: float) -> tuple[float, float]:
-    """Steps per second (summed over the environments) of ``venv`` with random legal actions:
-    timing the VecEnv's calls alone (``step`` and :func:`masks_of`), and the whole loop as
-    MaskablePPO drives it (the masks stacked from ``env_method``, as sb3-contrib's
-    ``get_action_masks`` does, and the random draw, both outside the VecEnv)."""
+def vec_env_rates(venvs: list[Any], seconds: float) -> list[tuple[float, float]]:
+    """Steps per second (summed over the environments) of each of ``venvs`` with random
+    legal actions: timing the VecEnv's calls alone (``step`` and :func:`masks_of`), the
+    VecEnvs taking turns step by step so that the machine's drift falls on each alike; and
+    the whole loop as MaskablePPO drives it (the masks stacked from ``env_method``, as
+    sb3-contrib's ``get_action_masks`` does, and the random draw, both outside the
+    VecEnv), each for ``seconds``."""
     rng = np.random.default_rng(0)
-    venv.seed(0)
-    venv.reset()
-    for _ in range(3):  # warm-up: the kernels compile (or load from the cache) here
-        venv.step(random_legal(masks_of(venv), rng))
-    steps, inside, start = 0, 0.0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        begin = time.perf_counter()
-        masks = masks_of(venv)
-        between = time.perf_counter()
-        actions = random_legal(masks, rng)
-        restart = time.perf_counter()
-        venv.step(actions)
-        inside += time.perf_counter() - restart + between - begin
-        steps += venv.num_envs
-    own = steps / inside
-    steps, start = 0, time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        venv.step(random_legal(np.stack(venv.env_method("action_masks")), rng))
-        steps += venv.num_envs
-    return own, steps / (time.perf_counter() - start)
+    for venv in venvs:
+        venv.seed(0)
+        venv.reset()
+        for _ in range(3):  # warm-up: the kernels compile (or load from the cache) here
+            venv.step(random_legal(masks_of(venv), rng))
+    steps, inside = [0] * len(venvs), [0.0] * len(venvs)
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds * len(venvs):
+        for i, venv in enumerate(venvs):
+            begin = time.perf_counter()
+            masks = masks_of(venv)
+            between = time.perf_counter()
+            actions = random_legal(masks, rng)
+            restart = time.perf_counter()
+            venv.step(actions)
+            inside[i] += time.perf_counter() - restart + between - begin
+            steps[i] += venv.num_envs
+    rates = []
+    for venv, count, own in zip(venvs, steps, inside):
+        done, start = 0, time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            venv.step(random_legal(np.stack(venv.env_method("action_masks")), rng))
+            done += venv.num_envs
+        rates.append((count / own, done / (time.perf_counter() - start)))
+    return rates
 
 
 def views_default() -> TrainConfig:
@@ -171,13 +180,12 @@ def main() -> None:
     views = ViewVecEnv([partial(PlayerEnv, "catalan", 2, OPPONENTS)] * 8)
     print("steps/s with random legal actions: the VecEnv's calls alone (step, masks) | the "
           "whole loop (masks stacked from env_method as MaskablePPO fetches them, the draw)")
-    rates = {}
-    for name, venv in ((f"BatchSeatVecEnv, {args.tables} tables (compiled)", batch),
-                       ("  the same, opponents' turns in the Python loop", looped),
-                       ("ViewVecEnv, 8 scalar views", views)):
-        rates[name] = own, loop = vec_env_rate(venv, args.seconds)
+    names = (f"BatchSeatVecEnv, {args.tables} tables (compiled)",
+             "  the same, opponents' turns in the Python loop", "ViewVecEnv, 8 scalar views")
+    rates = [*vec_env_rates([batch, looped], args.seconds), *vec_env_rates([views], args.seconds)]
+    for name, (own, loop) in zip(names, rates):
         print(f"{name:50} {own:12,.0f} | {loop:12,.0f}")
-    (batch_own, batch_loop), (looped_own, _), (views_own, views_loop) = rates.values()
+    (batch_own, batch_loop), (looped_own, _), (views_own, views_loop) = rates
     print(f"goal: the VecEnv >= 1,000,000 steps/s: {batch_own / 1e6:.2f}x of it")
     print(f"compiled turns over the Python loop: {batch_own / looped_own:.2f}x; the batch over "
           f"the scalar views: {batch_own / views_own:.1f}x ({batch_loop / views_loop:.1f}x "
