@@ -62,8 +62,9 @@ class TurnPolicies(NamedTuple):
 
     ``kinds[p]``: :data:`THRESHOLD` (its points in ``thresholds[p]``),
     :data:`CAREFUL` (its tables at ``careful_at[p]`` of the stacked
-    :class:`~agents.batch_policies.CarefulTables` fields) or :data:`SPLIT`
-    (``sides[p]``: the numbers of its player and its bank, neither a split).
+    :class:`~agents.batch_policies.CarefulTables` fields), :data:`SPLIT`
+    (``sides[p]``: the numbers of its player and its bank, neither a split) or
+    :data:`UNPLAYED` (a number no seat plays: a pool's).
     """
 
     kinds: np.ndarray

@@ -40,9 +40,10 @@ for its learner. When every opponent is a baseline with a kernel (threshold,
 careful, reader, or a ``PLAYER|BANK`` pair of them) and the observations are
 not information states, the learner's move and all those turns are one
 compiled call instead (:mod:`agents.batch_turns`: the same play, move for
-move; ``compiled_turns=False`` keeps the Python loop). A pool is drawn for every episode (Player, Bank) or table
-(Seat) at every table and seat, as the views draw it; a list or an
-:class:`agents.PolicyPool` is drawn uniformly for all those tables at once.
+move; ``compiled_turns=False`` keeps the Python loop). A pool is drawn for
+every episode (Player, Bank) or table (Seat) at every table and seat, as the
+views draw it; a list or an :class:`agents.PolicyPool` is drawn uniformly for
+all those tables at once.
 
 **Seeding.** All draws — seats, the tables' seeds, pool members — come from
 one generator, seeded by :meth:`seed` (SB3 calls it) at the next
@@ -443,7 +444,8 @@ class _Opponents:
         self.policies: list[Any] = []
         self.batched: list[Any] = []
         self._numbers: dict[int, int] = {}
-        self._turns: tuple[int, TurnPolicies | None] = (-1, None)
+        self._described: tuple[int, TurnPolicies | None] = (-1, None)
+        """How many policies :meth:`turn_policies` last described, and what it gave."""
         self.seat = np.full((num_tables, num_seats), self._number(self.player_source),
                             dtype=np.int64)
         self.bank = np.full(num_tables, self._number(self.bank_source), dtype=np.int64)
@@ -462,10 +464,11 @@ class _Opponents:
     def turn_policies(self, num_seats: int) -> TurnPolicies | None:
         """The policies met so far as the compiled turns read them (:func:`agents.batch_turns.
         turn_policies`), or None when one has no kernel there."""
-        if self._turns[0] != len(self.policies):
+        if self._described[0] != len(self.policies):
             pools = [hasattr(p, "sample") for p in self.policies]
-            self._turns = (len(self.policies), turn_policies(self.batched, num_seats, pools))
-        return self._turns[1]
+            self._described = (len(self.policies),
+                               turn_policies(self.batched, num_seats, pools))
+        return self._described[1]
 
     def reseed(self, seed: int) -> None:
         """Reseed every policy with ``seed(int)`` from ``seed``, as the views do."""
