@@ -35,9 +35,9 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import prange
 
-from agents.batch_policies import (_W_SIZE, CarefulTables, _careful_row, _CarefulBatch, _half,
-                                   _RoleSplitBatch, _threshold_action, _ThresholdBatch,
-                                   careful_tables)
+from agents.batch_policies import (_IS_BANK, _OWN_TOTAL, _W_SIZE, CarefulTables, _careful_row,
+                                   _CarefulBatch, _half, _RoleSplitBatch, _threshold_action,
+                                   _ThresholdBatch, careful_tables)
 from envs.batch.engine import BatchEngine
 from envs.batch.handles import pack_observer, pack_table
 from envs.batch.kernels import (clear_rewards, clear_rows, first_overflow, prefetch_ahead,
@@ -46,15 +46,12 @@ from envs.batch.kernels_table import T_ACTOR, T_BANK, T_PLAYED
 from envs.batch.obs_kernels import write_observation
 from envs.batch.table_jit import table_jit
 from envs.cards import NUM_RANKS
-from envs.observation import GLOBAL_FIELDS, GLOBAL_SIZE, SEAT_FIELDS
+from envs.observation import GLOBAL_SIZE
 
 __all__ = ["TurnPolicies", "TableTurns", "turn_policies", "play_turns"]
 
 THRESHOLD, CAREFUL, SPLIT, UNPLAYED = 0, 1, 2, 3
 """A policy's kind in :class:`TurnPolicies`: its kernel, or none for a number never played."""
-_OWN_TOTAL = GLOBAL_FIELDS["own_total"].start
-_HOLDS_BANK = GLOBAL_SIZE + SEAT_FIELDS["is_bank"].start
-"""Where a seat's observation says it holds the bank (its own block comes first)."""
 
 
 class TurnPolicies(NamedTuple):
@@ -161,7 +158,7 @@ def _decide(p, obs, mask, kinds, thresholds, sides, careful_at, stand, stand_ok,
     """Policy ``p``'s choice on one observation row: the kernel of its kind, as
     :func:`agents.batch_policies.batch_policy`'s wrapper calls it (-1: left to ``act``)."""
     if kinds[p] == SPLIT:  # _RoleSplitBatch: by whether the seat holds the bank
-        p = sides[p, 1] if obs[_HOLDS_BANK] > 0 else sides[p, 0]
+        p = sides[p, 1] if obs[GLOBAL_SIZE + _IS_BANK] > 0 else sides[p, 0]  # its own block
     if kinds[p] == THRESHOLD:
         return _threshold_action(thresholds[p], _half(obs[_OWN_TOTAL]), mask)
     if kinds[p] == UNPLAYED:
