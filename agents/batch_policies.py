@@ -498,16 +498,21 @@ def _player_total_odds(t: CarefulTables, obs: np.ndarray, base: int, values: np.
         cards += obs[base + _UP_RANKS + r]
     for j in range(_BUST):
         dist[j] = 0.0
-    dist[min(up, SEVEN_AND_HALF)] = 1.0
+    low = high = min(up, SEVEN_AND_HALF)  # dist is 0 outside low..high
+    dist[low] = 1.0
+    least, most = _BUST, 0
+    for k in range(count):
+        least, most = min(least, values[k]), max(most, values[k])
     for _ in range(hidden):
         for j in range(_BUST):
             nxt[j] = 0.0
-        for k in range(count):
+        for k in range(count):  # a term outside low..high would add +0.0: left out
             v, p = values[k], probs[k]
-            for j in range(_BUST - v):
+            for j in range(low, min(high + 1, _BUST - v)):
                 nxt[v + j] += p * dist[j]
         for j in range(_BUST):
             dist[j] = nxt[j]
+        low, high = min(low + least, _BUST), min(high + most, SEVEN_AND_HALF)
     if hidden and stood:
         for j in range(int(t.numbers[_N_ASSUME_STAND])):
             dist[j] *= STOOD_LIKELIHOOD
