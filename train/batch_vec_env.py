@@ -57,6 +57,12 @@ a batch run and a scalar run agree in distribution, not hand for hand.
 ``MaskablePPO`` asks) gives the learners' legal actions; an episode's last
 observation is ``infos[i]["terminal_observation"]`` and every info holds the
 learner's ``action_mask``.
+
+**Memory.** Constructing one tunes glibc's malloc for the process
+(:func:`train.heap.keep_freed_memory`): the arrays a step returns, and those
+its client allocates, reuse the blocks freed the step before instead of new
+pages from the kernel. Settings of the user's own (``MALLOC_*_`` variables,
+``GLIBC_TUNABLES``) are left alone.
 """
 
 from __future__ import annotations
@@ -79,6 +85,7 @@ from envs.information_state import check_observation_type, information_state_bou
 from envs.observer import observation_bounds
 from envs.rules import Rules
 from envs.single_seat import DealerRule, _sources, _UniformPool, fixed_bank_rules
+from train.heap import keep_freed_memory
 
 __all__ = ["VIEWS", "BatchSeatVecEnv"]
 
@@ -124,6 +131,7 @@ class BatchSeatVecEnv(VecEnv):
             raise ValueError(f"bank={bank!r}: only the Player view fixes the bank seat; the "
                              f"{view} view draws it")
         resolved = Rules.resolve(rules)
+        keep_freed_memory()
         self.view = view
         self.render_mode = None
         self.rules = resolved if view == "seat" else fixed_bank_rules(resolved)
