@@ -167,6 +167,8 @@ class BatchSeatVecEnv(VecEnv):
         self._one_hand = np.arange(b) < round(one_hand_tables * b)
         """The tables dealt afresh after every hand (``one_hand_tables``)."""
         self._masks = np.zeros((b, self.tables.layout.size), dtype=bool)
+        self._mask_rows: list[np.ndarray] = list(self._masks)
+        """The rows of ``_masks``: the step's infos and ``env_method`` hand them out."""
         self._actions = np.zeros(b, dtype=np.int64)
         self._rows = np.arange(b)
         self._rng = np.random.default_rng()
@@ -218,14 +220,12 @@ class BatchSeatVecEnv(VecEnv):
             self._start(ended)
         obs = self._observe()
         self._refresh_masks()
-        # one fresh dict per table (SB3's contract: a VecMonitor adds to them), its mask a
-        # row of one copy; an ended table's holds the episode's last observation and mask
-        infos: list[dict[str, Any]] = [{"action_mask": mask} for mask in self._masks.copy()]
+        # one fresh dict per table (SB3's contract: a VecMonitor adds to them) holding its
+        # row of this step's masks; an ended table's, the episode's last observation and mask
+        infos: list[dict[str, Any]] = [{"action_mask": mask} for mask in self._mask_rows]
         if ended.size:
             for t, last, mask in zip(ended.tolist(), terminal, terminal_masks):
-                info = infos[t]  # this step's own dict: filled in place
-                info["action_mask"] = mask
-                info["terminal_observation"] = last
+                infos[t] = {"action_mask": mask, "terminal_observation": last}
         for t in np.flatnonzero(illegal).tolist():
             infos[t]["illegal_action"] = int(acts[t])
         return obs, rewards.astype(np.float32), dones, infos
@@ -261,8 +261,8 @@ class BatchSeatVecEnv(VecEnv):
         """``action_masks`` (one row per table, MaskablePPO) or ``get_action_meanings``."""
         rows = self._get_indices(indices)
         if method_name == "action_masks":
-            masks = self._masks if indices is None else self._masks[list(rows)]
-            return list(masks.copy())
+            return list(self._mask_rows) if indices is None \
+                else [self._mask_rows[i] for i in rows]
         if method_name == "get_action_meanings":
             return [self.get_action_meanings() for _ in rows]
         raise AttributeError(f"env_method({method_name!r}): the tables offer 'action_masks' "
@@ -288,8 +288,14 @@ class BatchSeatVecEnv(VecEnv):
         return (tables.masks()[rows] != 0) & acts[:, None]
 
     def _refresh_masks(self) -> None:
-        """After :meth:`_start`, every table's actor is its learner: its mask is the learner's."""
-        self._masks[:] = self.tables.masks() != 0
+        """After :meth:`_start`, every table's actor is its learner: its mask is the learner's.
+
+        The masks of each step are a new read-only array, whose rows serve the step's infos
+        and ``env_method("action_masks")`` alike: one row object a table, never changed."""
+        masks = self.tables.masks() != 0
+        masks.flags.writeable = False
+        self._masks = masks
+        self._mask_rows = list(masks)
 
     def _episode_over(self) -> np.ndarray:
         """A hand (Player, Bank) or the table (Seat) has ended, at every table."""
