@@ -60,6 +60,10 @@ OPPONENTS = {"bank": "reader", "players": "careful"}
 """The player stage's opponents (``[player]`` of ``sette train``)."""
 
 
+BLOCK = 0.25
+"""Seconds a VecEnv steps in its turn when :func:`vec_env_rates` measures several in turn."""
+
+
 def random_legal(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """A uniformly random legal action per row of ``masks``."""
     return np.argmax(np.where(masks, rng.random(masks.shape), -1.0), axis=1)
@@ -76,8 +80,10 @@ def masks_of(venv: Any) -> np.ndarray:
 def vec_env_rates(venvs: list[Any], seconds: float) -> list[tuple[float, float]]:
     """Steps per second (summed over the environments) of each of ``venvs`` with random
     legal actions: timing the VecEnv's calls alone (``step`` and :func:`masks_of`), the
-    VecEnvs taking turns step by step so that the machine's drift falls on each alike; and
-    the whole loop as MaskablePPO drives it (the masks stacked from ``env_method``, as
+    VecEnvs taking turns in blocks of :data:`BLOCK` seconds so that the machine's drift
+    falls on each alike (turns of one step each would have each VecEnv's tables evict the
+    other's from the caches at every step, which a process training on one never sees);
+    and the whole loop as MaskablePPO drives it (the masks stacked from ``env_method``, as
     sb3-contrib's ``get_action_masks`` does, and the random draw, both outside the
     VecEnv), each for ``seconds``."""
     rng = np.random.default_rng(0)
@@ -90,14 +96,16 @@ def vec_env_rates(venvs: list[Any], seconds: float) -> list[tuple[float, float]]
     start = time.perf_counter()
     while time.perf_counter() - start < seconds * len(venvs):
         for i, venv in enumerate(venvs):
-            begin = time.perf_counter()
-            masks = masks_of(venv)
-            between = time.perf_counter()
-            actions = random_legal(masks, rng)
-            restart = time.perf_counter()
-            venv.step(actions)
-            inside[i] += time.perf_counter() - restart + between - begin
-            steps[i] += venv.num_envs
+            turn = time.perf_counter()
+            while time.perf_counter() - turn < BLOCK:
+                begin = time.perf_counter()
+                masks = masks_of(venv)
+                between = time.perf_counter()
+                actions = random_legal(masks, rng)
+                restart = time.perf_counter()
+                venv.step(actions)
+                inside[i] += time.perf_counter() - restart + between - begin
+                steps[i] += venv.num_envs
     rates = []
     for venv, count, own in zip(venvs, steps, inside):
         done, start = 0, time.perf_counter()

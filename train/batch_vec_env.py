@@ -167,7 +167,8 @@ class BatchSeatVecEnv(VecEnv):
         self._one_hand = np.arange(b) < round(one_hand_tables * b)
         """The tables dealt afresh after every hand (``one_hand_tables``)."""
         self._masks = np.zeros((b, self.tables.layout.size), dtype=bool)
-        self._mask_rows: list[np.ndarray] = list(self._masks)
+        self._patterns = _MaskRows()
+        self._mask_rows = self._patterns.rows(self._masks)
         """The rows of ``_masks``: the step's infos and ``env_method`` hand them out."""
         self._actions = np.zeros(b, dtype=np.int64)
         self._rows = np.arange(b)
@@ -216,7 +217,7 @@ class BatchSeatVecEnv(VecEnv):
         ended = np.flatnonzero(dones)
         if ended.size:
             terminal = self._observe(ended)
-            terminal_masks = self._learner_masks(ended)
+            terminal_masks = self._patterns.rows(self._learner_masks(ended))
             self._start(ended)
         obs = self._observe()
         self._refresh_masks()
@@ -288,14 +289,10 @@ class BatchSeatVecEnv(VecEnv):
         return (tables.masks()[rows] != 0) & acts[:, None]
 
     def _refresh_masks(self) -> None:
-        """After :meth:`_start`, every table's actor is its learner: its mask is the learner's.
-
-        The masks of each step are a new read-only array, whose rows serve the step's infos
-        and ``env_method("action_masks")`` alike: one row object a table, never changed."""
-        masks = self.tables.masks() != 0
-        masks.flags.writeable = False
-        self._masks = masks
-        self._mask_rows = list(masks)
+        """After :meth:`_start`, every table's actor is its learner: its mask is the learner's
+        (also as :class:`_MaskRows`' shared rows, for the infos and ``env_method``)."""
+        self._masks = self.tables.masks() != 0
+        self._mask_rows = self._patterns.rows(self._masks)
 
     def _episode_over(self) -> np.ndarray:
         """A hand (Player, Bank) or the table (Seat) has ended, at every table."""
@@ -439,6 +436,48 @@ class BatchSeatVecEnv(VecEnv):
             tables.step(actions, tables=acting)
             if rewards is not None:
                 rewards[acting] += tables.rewards[acting, self.learner[acting]]
+
+
+class _MaskRows:
+    """Rows of masks as shared read-only arrays, one per pattern of legal actions.
+
+    A step hands out a mask per table, in its info and through
+    ``env_method("action_masks")``. Thousands of tables show a handful of
+    patterns, so each pattern is one read-only array, made the first time it is
+    seen and handed to every table that shows it, at every step: no array object
+    is made or freed per table (which, with its info, was most of the Python
+    side of a step).
+    """
+
+    def __init__(self) -> None:
+        self._arrays: dict[bytes, np.ndarray] = {}
+
+    def rows(self, masks: np.ndarray) -> list[np.ndarray]:
+        """``masks`` (``(k, A)`` bool) as ``k`` read-only arrays, equal rows the same object."""
+        packed = np.packbits(masks, axis=1)
+        if packed.shape[1] <= 8:  # up to 64 actions: a row's bits are one number
+            wide = np.zeros((len(packed), 8), dtype=np.uint8)
+            wide[:, :packed.shape[1]] = packed
+            keys, first, inverse = np.unique(wide.view(np.uint64).reshape(-1),
+                                             return_index=True, return_inverse=True)
+        else:
+            keys, first, inverse = np.unique(packed, axis=0, return_index=True,
+                                             return_inverse=True)
+        shared = np.empty(len(keys), dtype=object)
+        for j, row in enumerate(first.tolist()):
+            code = packed[row].tobytes()
+            array = self._arrays.get(code)
+            if array is None:
+                if len(self._arrays) >= _MAX_PATTERNS:
+                    self._arrays.clear()
+                array = self._arrays[code] = masks[row].copy()
+                array.flags.writeable = False
+            shared[j] = array
+        return shared[inverse.reshape(-1)].tolist()
+
+
+_MAX_PATTERNS = 4096
+"""Patterns :class:`_MaskRows` keeps before starting afresh (the rules make far fewer)."""
 
 
 class _Opponents:
