@@ -263,9 +263,14 @@ def test_a_tiny_maskable_ppo_run_learns_on_it() -> None:
     np.testing.assert_array_equal(weights, again)
 
 
-def test_the_ended_tables_monitor_records_what_vec_monitor_records() -> None:
+@pytest.mark.parametrize("fresh_infos", [True, False])
+def test_the_ended_tables_monitor_records_what_vec_monitor_records(
+        fresh_infos: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     """EndedVecMonitor visits only the ended tables: the same infos, episode returns and
-    lengths (types included) and counts as SB3's VecMonitor, step for step."""
+    lengths (types included) and counts as SB3's VecMonitor, step for step; the record
+    goes into the info itself where the env's infos are fresh, into a copy otherwise."""
+    monkeypatch.setattr(BatchSeatVecEnv, "fresh_infos", fresh_infos)
+
     def env(monitor: type) -> VecMonitor:
         venv = monitor(BatchSeatVecEnv("player", "catalan", 3, 32, opponents="reader",
                                        engine=ENGINE))
@@ -274,6 +279,7 @@ def test_the_ended_tables_monitor_records_what_vec_monitor_records() -> None:
         return venv
 
     fast, slow = env(EndedVecMonitor), env(VecMonitor)
+    assert fast._in_place is fresh_infos
     rng = np.random.default_rng(10)
     for _ in range(60):
         actions = _legal(get_action_masks(slow), rng)

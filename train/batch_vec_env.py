@@ -56,7 +56,10 @@ a batch run and a scalar run agree in distribution, not hand for hand.
 ``action_masks()`` (also through ``env_method``, as sb3-contrib's
 ``MaskablePPO`` asks) gives the learners' legal actions; an episode's last
 observation is ``infos[i]["terminal_observation"]`` and every info holds the
-learner's ``action_mask``.
+learner's ``action_mask``: a read-only array, one per pattern of legal actions,
+which ``env_method`` hands out too (:class:`_MaskRows`). Every step's infos
+are new dicts that nothing else holds (``fresh_infos``): a wrapper may add to
+them (:class:`train.vec_env.EndedVecMonitor` does).
 
 **Memory.** Constructing one tunes glibc's malloc for the process
 (:func:`train.heap.keep_freed_memory`): the arrays a step returns, and those
@@ -111,6 +114,9 @@ class BatchSeatVecEnv(VecEnv):
     they can be (module docstring; False: always the Python loop, the reference it is
     tested against).
     """
+
+    fresh_infos = True
+    """Every step's infos are new dicts, held by nothing here (module docstring)."""
 
     def __init__(self, view: str, rules: Rules | str = "catalan", num_seats: int = 2,
                  num_envs: int = 256, opponents: Any = None, seed: int | None = None,

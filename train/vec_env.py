@@ -84,8 +84,16 @@ class EndedVecMonitor(VecMonitor):
     The records are ``VecMonitor``'s: the return as the running ``float32`` sum, the
     length as ``int32``, the seconds since the start rounded to microseconds (read once
     a step, not once per ended episode), the ``info_keywords`` copied; each ended
-    environment's info is copied before the record is added, as ``VecMonitor`` does.
+    environment's info is copied before the record is added, as ``VecMonitor`` does,
+    unless the environment declares ``fresh_infos`` (every step's infos are new dicts
+    that nothing else holds, :class:`train.batch_vec_env.BatchSeatVecEnv`'s): then the
+    record goes into the info itself.
     """
+
+    def __init__(self, venv: Any, filename: str | None = None,
+                 info_keywords: tuple[str, ...] = ()) -> None:
+        super().__init__(venv, filename, info_keywords)
+        self._in_place = getattr(venv, "fresh_infos", False) is True
 
     def step_wait(self) -> VecEnvStepReturn:
         obs, rewards, dones, infos = self.venv.step_wait()
@@ -94,7 +102,9 @@ class EndedVecMonitor(VecMonitor):
         ended = np.flatnonzero(dones)
         if not ended.size:
             return obs, rewards, dones, infos
-        infos = list(infos)
+        in_place = self._in_place
+        if not in_place:
+            infos = list(infos)
         seconds = round(time.time() - self.t_start, 6)
         keywords, writer = self.info_keywords, self.results_writer
         for i, episode_return, episode_length in zip(ended.tolist(), self.episode_returns[ended],
@@ -103,7 +113,10 @@ class EndedVecMonitor(VecMonitor):
             episode = {"r": episode_return, "l": episode_length, "t": seconds}
             for key in keywords:
                 episode[key] = info[key]
-            infos[i] = {**info, "episode": episode}  # a copy, as VecMonitor's
+            if in_place:
+                info["episode"] = episode
+            else:
+                infos[i] = {**info, "episode": episode}  # a copy, as VecMonitor's
             if writer:
                 writer.write_row(episode)
         self.episode_count += ended.size
