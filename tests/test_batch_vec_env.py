@@ -312,3 +312,25 @@ def test_batch_maskable_ppo_keeps_maskable_ppos_episode_buffer_and_weights() -> 
     want_weights, want_episodes = train(MaskablePPO)
     np.testing.assert_array_equal(weights, want_weights)
     assert episodes == want_episodes and len(episodes) == 100
+
+
+@pytest.mark.parametrize("actions", [54, 64, 70])
+def test_mask_rows_are_the_masks_one_read_only_array_per_pattern(actions: int) -> None:
+    """The infos' masks: row for row equal to the masks, read-only, one object per pattern
+    however many steps show it; past 64 actions too."""
+    from train.batch_vec_env import _MaskRows
+
+    rng = np.random.default_rng(actions)
+    patterns = rng.random((12, actions)) < 0.3
+    rows = _MaskRows()
+    seen: dict[bytes, int] = {}
+    for _ in range(4):
+        masks = patterns[rng.integers(len(patterns), size=300)]
+        out = rows.rows(masks)
+        assert len(out) == len(masks)
+        for row, mask in zip(out, masks):
+            np.testing.assert_array_equal(row, mask)
+            assert row.dtype == bool and not row.flags.writeable
+            assert seen.setdefault(mask.tobytes(), id(row)) == id(row)
+    assert len(seen) == len(np.unique(patterns, axis=0))
+    assert rows.rows(np.zeros((0, actions), dtype=bool)) == []

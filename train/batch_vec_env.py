@@ -456,30 +456,47 @@ class _MaskRows:
     """
 
     def __init__(self) -> None:
-        self._arrays: dict[bytes, np.ndarray] = {}
+        self._known = np.zeros(0, dtype=np.uint64)
+        """The patterns met so far, each as its key (:func:`_pattern_keys`), sorted."""
+        self._shared = np.zeros(0, dtype=object)
+        """The read-only array of each of ``_known``."""
 
     def rows(self, masks: np.ndarray) -> list[np.ndarray]:
         """``masks`` (``(k, A)`` bool) as ``k`` read-only arrays, equal rows the same object."""
-        packed = np.packbits(masks, axis=1)
-        if packed.shape[1] <= 8:  # up to 64 actions: a row's bits are one number
-            wide = np.zeros((len(packed), 8), dtype=np.uint8)
-            wide[:, :packed.shape[1]] = packed
-            keys, first, inverse = np.unique(wide.view(np.uint64).reshape(-1),
-                                             return_index=True, return_inverse=True)
-        else:
-            keys, first, inverse = np.unique(packed, axis=0, return_index=True,
-                                             return_inverse=True)
-        shared = np.empty(len(keys), dtype=object)
-        for j, row in enumerate(first.tolist()):
-            code = packed[row].tobytes()
-            array = self._arrays.get(code)
-            if array is None:
-                if len(self._arrays) >= _MAX_PATTERNS:
-                    self._arrays.clear()
-                array = self._arrays[code] = masks[row].copy()
+        keys = _pattern_keys(masks)
+        known = self._known
+        at = np.searchsorted(known, keys)
+        if not len(known) or (known[np.minimum(at, len(known) - 1)] != keys).any():
+            self._meet(masks, keys)
+            at = np.searchsorted(self._known, keys)
+        return self._shared[at].tolist()
+
+    def _meet(self, masks: np.ndarray, keys: np.ndarray) -> None:
+        """Add the patterns of ``masks`` not met before (all afresh past :data:`_MAX_PATTERNS`)."""
+        arrays = {} if len(self._known) >= _MAX_PATTERNS or self._known.dtype != keys.dtype \
+            else dict(zip(self._known.tolist(), self._shared.tolist()))
+        new, first = np.unique(keys, return_index=True)
+        for key, row in zip(new.tolist(), first.tolist()):
+            if key not in arrays:
+                array = arrays[key] = masks[row].copy()
                 array.flags.writeable = False
-            shared[j] = array
-        return shared[inverse.reshape(-1)].tolist()
+        known = np.array(list(arrays), dtype=keys.dtype)
+        order = np.argsort(known, kind="stable")
+        self._known = known[order]
+        shared = np.empty(len(arrays), dtype=object)
+        shared[:] = list(arrays.values())
+        self._shared = shared[order]
+
+
+def _pattern_keys(masks: np.ndarray) -> np.ndarray:
+    """One sortable key a row of ``masks`` (``(k, A)`` bool), equal only for equal rows: its
+    bits, padded to whole 64-bit words, as a number (up to 64 actions) or as bytes."""
+    k, size = masks.shape
+    words = -(-size // 64)
+    wide = np.zeros((k, 64 * words), dtype=bool)
+    wide[:, :size] = masks
+    bits = np.packbits(wide.reshape(-1))  # one pass over the whole block: rows stay whole bytes
+    return bits.view(np.uint64 if words == 1 else np.dtype((np.void, 8 * words)))
 
 
 _MAX_PATTERNS = 4096
