@@ -484,7 +484,8 @@ class _MaskRows:
         order = np.argsort(known, kind="stable")
         self._known = known[order]
         shared = np.empty(len(arrays), dtype=object)
-        shared[:] = list(arrays.values())
+        for j, array in enumerate(arrays.values()):  # one by one: no broadcast of their rows
+            shared[j] = array
         self._shared = shared[order]
 
 
