@@ -17,7 +17,7 @@ bank — the opponents of ``sette train``'s player stage — measured in one run
    per-table masks from ``env_method`` stacked, as sb3-contrib's
    ``get_action_masks`` does, and the random draw, which are the client's
    time); the first figures of the two batches are taken with them stepping in
-   turn, a quarter of a second each, so that the machine's drift falls on each
+   turn, :data:`BLOCK` seconds each, so that the machine's drift falls on each
    alike. The goal is at least
    1M steps/s at 4096 tables.
 2. **MaskablePPO end to end** (``model.learn``: collecting rollouts and
