@@ -103,14 +103,14 @@ _W_BEST = _W_PAID + _BUST + 1
 _W_SIZE = _W_BEST + _BUST
 
 
-@table_jit()
+@table_jit(inline=True)
 def _half(entry: float) -> int:
     """A stored total back in half points (``ObservationReader._half``: Python's ``round``,
     half to even, of the float64 entry times the scale)."""
     return int(np.rint(np.float64(entry) * TOTAL_SCALE))
 
 
-@table_jit()
+@table_jit(inline=True)
 def _first_legal(mask: np.ndarray) -> int:
     for a in range(mask.shape[0]):
         if mask[a]:
@@ -223,7 +223,7 @@ def careful_tables(agent: CarefulAgent, num_seats: int) -> CarefulTables:
     return CarefulTables(stand, stand_ok, play, play_ok, _careful_numbers(agent, num_seats))
 
 
-@table_jit()
+@table_jit(inline=True)
 def _pairwise16(x: np.ndarray) -> float:
     """``x.sum()`` of a 16-entry float64 vector as numpy adds it (eight running sums)."""
     r0, r1, r2, r3 = x[0] + x[8], x[1] + x[9], x[2] + x[10], x[3] + x[11]
@@ -231,7 +231,7 @@ def _pairwise16(x: np.ndarray) -> float:
     return ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
 
 
-@table_jit()
+@table_jit(inline=True)
 def _live_odds(obs: np.ndarray, decks: float, values: np.ndarray, probs: np.ndarray,
                unseen: np.ndarray) -> int:
     """``_by_value(_odds(view))`` of the careful agent into ``values``/``probs``; their count.
@@ -305,12 +305,12 @@ def _after_cards(t: CarefulTables, values: np.ndarray, probs: np.ndarray, count:
     return value, True
 
 
-@table_jit()
+@table_jit(inline=True)
 def _hit_face_up(t: CarefulTables, hidden: int) -> bool:
     return hidden > 0 if t.numbers[_N_ALTERNATE] else True
 
 
-@table_jit()
+@table_jit(inline=True)
 def _own_hand(obs: np.ndarray) -> tuple[int, int, int]:
     """Seat block 0: face-up total (half points), face-down cards, cards."""
     base = GLOBAL_SIZE
@@ -479,7 +479,7 @@ def _careful_transfer(t: CarefulTables, obs: np.ndarray, mask: np.ndarray) -> in
     return _first_legal(mask)
 
 
-@table_jit()
+@table_jit(inline=True)
 def _player_total_odds(t: CarefulTables, obs: np.ndarray, base: int, values: np.ndarray,
                        probs: np.ndarray, count: int, dist: np.ndarray, nxt: np.ndarray
                        ) -> tuple[float, float]:
@@ -525,7 +525,7 @@ def _player_total_odds(t: CarefulTables, obs: np.ndarray, base: int, values: np.
     return natural, bet
 
 
-@table_jit()
+@table_jit(inline=True)
 def _careful_bank(t: CarefulTables, obs: np.ndarray, mask: np.ndarray, num_seats: int,
                   values: np.ndarray, probs: np.ndarray, count: int, work: np.ndarray) -> int:
     """``CarefulAgent._bank``: stand when standing wins at least what drawing on does
@@ -600,7 +600,7 @@ def _careful_bank(t: CarefulTables, obs: np.ndarray, mask: np.ndarray, num_seats
     return A.STAND if stay >= hit else A.HIT
 
 
-@table_jit()
+@table_jit(inline=True)
 def _status(obs: np.ndarray, base: int) -> int:
     """``ObservationReader.status``: the one-hot status's entry, -1 when none is set."""
     found = -1
@@ -611,7 +611,7 @@ def _status(obs: np.ndarray, base: int) -> int:
     return found
 
 
-@table_jit()
+@table_jit(inline=True)
 def _phase(obs: np.ndarray) -> int:
     """``ObservationReader.phase``: the argmax of the one-hot phase (the first of equals)."""
     found = 0
