@@ -21,6 +21,18 @@ workers share the cores, selects it. A choice the user made
 threads stays numba's (``NUMBA_NUM_THREADS``, all cores by default;
 ``numba.set_num_threads`` at run time).
 
+The spin is set through the environment, which libgomp reads once, when it
+is loaded. A process that imported torch first has torch's own copy of
+libgomp loaded already, with its symbols global, and numba's OpenMP layer
+then runs on that copy: its spin is libgomp's default whatever
+``GOMP_SPINCOUNT`` says later (measured: after a kernel call, numba's second
+thread burns about 9 ms of CPU in such a process, against 0.07 ms in one
+without torch). Training processes are such processes (Stable-Baselines3
+imports torch before the engine); there the long spin keeps the second
+thread awake between the short kernel calls of a VecEnv step, which is
+faster on an otherwise idle machine (docs/PERFORMANCE.md, round 31). Set
+``GOMP_SPINCOUNT`` before starting Python to choose for them too.
+
 GNU OpenMP does not survive ``fork``: a child forked after the parent ran a
 parallel kernel stops with numba's "fork() called from a process already
 using GNU OpenMP" if it runs one too. The project starts its own worker
