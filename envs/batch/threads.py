@@ -25,9 +25,9 @@ The spin is set through the environment, which libgomp reads once, when it
 is loaded. A process that imported torch first has torch's own copy of
 libgomp loaded already, with its symbols global, and numba's OpenMP layer
 then runs on that copy: its spin is libgomp's default whatever
-``GOMP_SPINCOUNT`` says later (measured: after a kernel call, numba's second
-thread burns about 9 ms of CPU in such a process, against 0.07 ms in one
-without torch). Training processes are such processes (Stable-Baselines3
+``GOMP_SPINCOUNT`` says later, and numba's second thread keeps burning CPU
+for milliseconds after every kernel call (measured in docs/PERFORMANCE.md,
+round 31). Training processes are such processes (Stable-Baselines3
 imports torch before the engine); there the long spin keeps the second
 thread awake between the short kernel calls of a VecEnv step, which is
 faster on an otherwise idle machine (docs/PERFORMANCE.md, round 31). Set
