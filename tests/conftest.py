@@ -11,6 +11,7 @@ TINY_RUN = """
 [player]
 timesteps = {player}
 ppo = {{}}
+more_seats = {{}}
 [bank]
 timesteps = 512
 [selfplay]

@@ -60,6 +60,8 @@ BAD: dict[str, tuple[str, str]] = {
                                             "of [ppo] keys, got [1]"),
     "player.torch_threads": ("-2", "player.torch_threads=-2 is out of range; allowed: >= 0"),
     "player.table_hands": ("-1", "player.table_hands=-1 is out of range; allowed: >= 0"),
+    "player.more_seats": ("{ n_epochs = 4 }", "player.more_seats: unknown key 'n_epochs'; "
+                                              "allowed: timesteps, ppo"),
     "player.one_hand_tables": ("1.5", "player.one_hand_tables=1.5 is out of range; "
                                       "allowed: 0..1"),
     "bank.timesteps": ("0", "bank.timesteps=0 is out of range; allowed: >= 1"),
@@ -74,6 +76,8 @@ BAD: dict[str, tuple[str, str]] = {
                                    "net_arch[0]=0 is out of range; allowed: >= 1"),
     "bank.torch_threads": ("'two'", "bank.torch_threads must be an integer, got 'two'"),
     "bank.table_hands": ("2.5", "bank.table_hands must be an integer, got 2.5"),
+    "bank.more_seats": ("{ timesteps = 0 }", "bank.more_seats.timesteps=0 is out of range; "
+                                             "allowed: >= 1"),
     "bank.one_hand_tables": ("'half'", "bank.one_hand_tables must be a number, got 'half'"),
     "selfplay.rounds": ("-1", "selfplay.rounds=-1 is out of range; allowed: >= 0"),
     "selfplay.player_timesteps": ("0", "selfplay.player_timesteps=0 is out of range"),

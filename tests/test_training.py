@@ -238,13 +238,17 @@ def test_a_run_saved_before_one_hand_tables_resumes_as_it_began(tmp_path: Path) 
     saved = cfg.TrainConfig().to_toml()
     assert "\none_hand_tables = 0.7\n" in saved and "\nbank_one_hand_tables = 0.7\n" in saved
     older = "\n".join(line for line in saved.split("\n")
-                      if not line.startswith(("one_hand_tables", "bank_one_hand_tables")))
+                      if not line.startswith(("one_hand_tables", "bank_one_hand_tables",
+                                              "more_seats")))
     for text, expected in ((older, 0.0), (saved, 0.7)):
         (tmp_path / CONFIG_FILE).write_text(text)
         (tmp_path / RUN_FILE).write_text(json.dumps({"command": "all"}))
         _command, config, _record = open_run(tmp_path)
         assert (config.bank.one_hand_tables, config.player.one_hand_tables,
                 config.selfplay.bank_one_hand_tables) == (expected, 0.0, expected)
+        # nor did it train the player otherwise at more seats (StageConfig.more_seats)
+        assert config.player.more_seats == ({} if text is older else
+                                             cfg.TrainConfig().player.more_seats)
     assert cfg.load(tmp_path / CONFIG_FILE).bank.one_hand_tables == 0.7  # a config file
 
 
@@ -263,6 +267,7 @@ def test_a_stage_overrides_ppo_settings_for_itself_only(tmp_path: Path) -> None:
     assert defaults.stage_ppo("bank").net_arch == [256, 256]
     assert defaults.stage_ppo("bank", "information_state").net_arch == [64, 64]
     assert defaults.stage_ppo("bank", "information_state").n_epochs == 5  # the stage's
+    assert defaults.stage_ppo("bank", "information_state").lr_schedule == "linear"
     assert defaults.stage_ppo("player", "information_state") == defaults.stage_ppo("player")
     with pytest.raises(cfg.ConfigError, match=r"player.ppo: unknown key 'lr'; \[ppo\] keys"):
         cfg.apply_overrides(config, ["player.ppo.lr=0.1"])
@@ -270,6 +275,42 @@ def test_a_stage_overrides_ppo_settings_for_itself_only(tmp_path: Path) -> None:
         cfg.apply_overrides(config, ["bank.ppo.n_steps=1.5"])
     with pytest.raises(cfg.ConfigError, match="player.ppo must be a table of"):
         cfg.apply_overrides(config, ["player.ppo=3"])
+
+
+def test_more_seats_sets_a_stage_at_three_seats_or_more(
+        tmp_path: Path, tiny_run_config: Callable) -> None:
+    """A stage's ``more_seats``: its steps and PPO keys at tables of three seats or more,
+    over the stage's own; heads-up the stage as written (``StageConfig``)."""
+    defaults = cfg.TrainConfig()
+    assert defaults.stage("player") is defaults.player
+    assert (defaults.stage("player").timesteps, defaults.stage_ppo("player").lr_schedule,
+            defaults.stage_ppo("player").batch_size) == (2_000_000, "constant", 8192)
+    four = cfg.apply_overrides(defaults, ["table.num_seats=4"])
+    assert (four.stage("player").timesteps, four.stage_ppo("player").lr_schedule,
+            four.stage_ppo("player").batch_size) == (8_000_000, "linear", 2048)
+    assert four.player.timesteps == 2_000_000  # the written stage is left alone
+    assert (four.stage_ppo("bank").lr_schedule, defaults.stage_ppo("bank").lr_schedule,
+            four.stage("bank").timesteps) == ("linear", "constant", 2_000_000)
+    plain = cfg.apply_overrides(four, ["bank.more_seats={}"])
+    assert plain.stage("bank") is plain.bank  # no more_seats: as written
+    bank = cfg.apply_overrides(four, ["bank.more_seats.ppo={ n_epochs = 7 }"]).stage_ppo
+    assert (bank("bank").n_epochs, bank("bank").net_arch) == (7, [256, 256])
+    assert (bank("bank", "information_state").n_epochs,
+            bank("bank", "information_state").net_arch) == (7, [64, 64])
+    with pytest.raises(cfg.ConfigError, match="--set: player.more_seats: unknown key "
+                                              "'n_epochs'; allowed: timesteps, ppo"):
+        cfg.apply_overrides(defaults, ["player.more_seats.n_epochs=4"])
+    with pytest.raises(cfg.ConfigError, match=r"player.more_seats.ppo.batch_size=1 is out of "
+                                              r"range; allowed: >= 2"):
+        cfg.apply_overrides(defaults, ["player.more_seats.ppo={ batch_size = 1 }"])
+    run = tmp_path / "run"  # a run at three seats trains more_seats' steps at its rate
+    assert main(["train", "player", "--config", str(tiny_run_config(tmp_path, 256)),
+                 "--run-dir", str(run), "--seats", "3", "--set",
+                 "player.more_seats={ timesteps = 768, ppo = { learning_rate = 0.00321 } }"]) == 0
+    from sb3_contrib import MaskablePPO
+    model = MaskablePPO.load(run / "player" / "model.zip", device="cpu")
+    assert (model.num_timesteps, model.learning_rate) == (768, pytest.approx(0.00321))
+    assert json.loads((run / "player" / "stage.json").read_text())["timesteps"] == 768
 
 
 def test_the_player_stage_trains_with_its_own_learning_rate(

@@ -235,6 +235,25 @@ def _ppo_table(where: str, value: Any) -> dict[str, Any]:
     return out
 
 
+_MORE_SEATS_KEYS: dict[str, Check] = {"timesteps": _integer(1), "ppo": _ppo_table}
+"""What a stage's ``more_seats`` table may override, each checked as the stage's own key."""
+
+
+def _more_seats_table(where: str, value: Any) -> dict[str, Any]:
+    """A stage's ``more_seats`` table: its ``timesteps`` and ``ppo`` at tables of three seats
+    or more."""
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where} must be a table of stage keys ("
+                          f"{', '.join(_MORE_SEATS_KEYS)}), got {value!r}")
+    out = {}
+    for key, item in value.items():
+        if key not in _MORE_SEATS_KEYS:
+            raise ConfigError(f"{where}: unknown key {key!r}; allowed: "
+                              f"{', '.join(_MORE_SEATS_KEYS)}")
+        out[key] = _MORE_SEATS_KEYS[key](f"{where}.{key}", item)
+    return out
+
+
 @dataclass
 class RunConfig:
     """How a run executes and what it records."""
@@ -286,6 +305,10 @@ class StageConfig:
     whole public history, so a wide network costs it several times what it costs on
     the observation). Self-play goes on from the
     observation model only (the pools' policies are given observations).
+
+    ``more_seats`` replaces ``timesteps`` and overrides ``ppo`` keys at tables of three
+    seats or more (:meth:`TrainConfig.stage`), for the stage, its information-state
+    model and, for ``ppo``, its self-play rounds; heads-up it does nothing.
     """
 
     timesteps: int = _key(_integer(1))
@@ -305,6 +328,9 @@ class StageConfig:
     ppo: dict = _key(_ppo_table, factory=dict)
     # [ppo] keys overridden for the information-state model only, over the stage's ppo
     information_state_ppo: dict = _key(_ppo_table, factory=dict)
+    # timesteps and [ppo] keys overridden at tables of three seats or more (ppo over the
+    # stage's ppo)
+    more_seats: dict = _key(_more_seats_table, factory=dict)
 
 
 @dataclass
@@ -353,8 +379,14 @@ class TrainConfig:
     # thousands of hands measure through the noise of the cards.
     # On one torch thread: its settings were chosen on one, and on two the same
     # settings came out further from the best response (docs/RESULTS.md).
+    # At three seats or more it meets two other players' cards: 2M steps on these
+    # settings left it below `careful` there, and four times the steps, with minibatches
+    # of 2,048 and a falling rate, put it above (docs/RESULTS.md, "Four seats"); heads-up
+    # those settings came out further from the best response, so they stay at 4 seats.
     player: StageConfig = field(default_factory=lambda: StageConfig(
-        timesteps=2_000_000, opponents=["reader"], torch_threads=1))
+        timesteps=2_000_000, opponents=["reader"], torch_threads=1,
+        more_seats={"timesteps": 8_000_000,
+                    "ppo": {"lr_schedule": "linear", "batch_size": 2048}}))
     # The bank also learns on the information state: a bank that remembers the
     # order and timing of the player's play (RULES.md §8.10), reported beside it.
     # It takes short rollouts and smaller minibatches: what its exact gap follows is
@@ -368,18 +400,32 @@ class TrainConfig:
     # hand a table it met no shoe played down and fell behind `reader` at the table;
     # on three hands a table, none past the third hand).
     # The information-state bank keeps a [64, 64] actor: on its inputs a [256, 256]
-    # one took the run past its 10 minutes. docs/RESULTS.md, "Where the bank's gap
-    # lies", has the runs.
+    # one took the run past its 10 minutes; a learning rate falling to 0 took it closer
+    # to the best response at the same cost. docs/RESULTS.md, "Where the bank's gap
+    # lies", has the runs. At three seats or more every bank model takes the falling
+    # rate: it was closer to `reader` there (docs/RESULTS.md, "Four seats").
     bank: StageConfig = field(default_factory=lambda: StageConfig(
         timesteps=2_000_000, opponents=["careful"], information_state_model=True,
         one_hand_tables=0.7, ppo={"n_steps": 2, "batch_size": 1024, "n_epochs": 5,
                                   "net_arch": [256, 256]},
-        information_state_ppo={"net_arch": [64, 64]}))
+        information_state_ppo={"net_arch": [64, 64], "lr_schedule": "linear"},
+        more_seats={"ppo": {"lr_schedule": "linear"}}))
     selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig)
     evaluate: EvalConfig = field(default_factory=EvalConfig)
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+    def stage(self, role: str) -> StageConfig:
+        """The ``player`` or ``bank`` stage as this table trains it: at three seats or more,
+        its ``more_seats`` over its own keys (``ppo`` key by key), heads-up the stage as
+        written."""
+        stage = getattr(self, role)
+        more = stage.more_seats
+        if self.table.num_seats < 3 or not more:
+            return stage
+        return dataclasses.replace(stage, timesteps=more.get("timesteps", stage.timesteps),
+                                   ppo={**stage.ppo, **more.get("ppo", {})})
 
     def stage_torch_threads(self, role: str) -> int:
         """Torch threads of the ``player`` or ``bank`` stage (its ``torch_threads``, or the
@@ -392,10 +438,10 @@ class TrainConfig:
         return getattr(self, role).table_hands or self.table.table_hands
 
     def stage_ppo(self, role: str, observation_type: str = "observation") -> PPOConfig:
-        """The PPO settings of the ``player`` or ``bank`` stage: ``[ppo]`` with its overrides,
-        and for its model on the information state (``observation_type``) the stage's
-        ``information_state_ppo`` over those."""
-        stage = getattr(self, role)
+        """The PPO settings of the ``player`` or ``bank`` stage (:meth:`stage`): ``[ppo]``
+        with its overrides, and for its model on the information state
+        (``observation_type``) the stage's ``information_state_ppo`` over those."""
+        stage = self.stage(role)
         ppo = dataclasses.replace(self.ppo, **stage.ppo)
         if observation_type == "information_state":
             ppo = dataclasses.replace(ppo, **stage.information_state_ppo)
@@ -461,7 +507,8 @@ def from_mapping(data: dict[str, Any], source: str = "config") -> TrainConfig:
 
 SAVED_BEFORE_KEY: dict[tuple[str, str], Any] = {
     ("player", "one_hand_tables"): 0.0, ("bank", "one_hand_tables"): 0.0,
-    ("selfplay", "bank_one_hand_tables"): 0.0}
+    ("selfplay", "bank_one_hand_tables"): 0.0,
+    ("player", "more_seats"): {}, ("bank", "more_seats"): {}}
 """What a run whose ``config.toml`` was written before a key existed trained with, by
 ``(section, key)``: a resumed run goes on as it began, not with today's default."""
 

@@ -138,7 +138,7 @@ class Run:
     # ----------------------------------------------------------------- stages
     def player(self) -> Path:
         """The player against the baseline banks (``[player]``)."""
-        c = self.config.player
+        c = self.config.stage("player")
         self._enter("player", self.dir / "player")
         banks = _agents(c.opponents, self.rules)
         table_players = list(_agents(c.table_players, self.rules).values())
@@ -154,7 +154,7 @@ class Run:
 
     def bank(self) -> Path:
         """The bank against the baseline players (``[bank]``)."""
-        c = self.config.bank
+        c = self.config.stage("bank")
         self._enter("bank", self.dir / "bank")
         players = _agents(c.opponents, self.rules)
         self.log(f"bank: against {', '.join(players)} on {self.config.table.rules}, "
@@ -169,7 +169,7 @@ class Run:
 
     def information_state(self, role: str) -> Path:
         """A second model of ``role`` on the information state (module docstring)."""
-        c = getattr(self.config, role)
+        c = self.config.stage(role)
         folder = self.dir / information_state_stage(role)
         self._enter(f"{role} on the information state", folder)
         others = _agents(c.opponents, self.rules)
