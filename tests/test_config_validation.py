@@ -60,8 +60,12 @@ BAD: dict[str, tuple[str, str]] = {
                                             "of [ppo] keys, got [1]"),
     "player.torch_threads": ("-2", "player.torch_threads=-2 is out of range; allowed: >= 0"),
     "player.table_hands": ("-1", "player.table_hands=-1 is out of range; allowed: >= 0"),
+    "player.imitate": ("5", "player.imitate must be an agent spec such as 'reader', or '' "
+                            "for none, got 5"),
+    "player.imitate_steps": ("0", "player.imitate_steps=0 is out of range; allowed: >= 1"),
+    "player.imitate_epochs": ("1.5", "player.imitate_epochs must be an integer, got 1.5"),
     "player.more_seats": ("{ n_epochs = 4 }", "player.more_seats: unknown key 'n_epochs'; "
-                                              "allowed: timesteps, ppo"),
+                                              "allowed: timesteps, ppo, imitate"),
     "player.one_hand_tables": ("1.5", "player.one_hand_tables=1.5 is out of range; "
                                       "allowed: 0..1"),
     "bank.timesteps": ("0", "bank.timesteps=0 is out of range; allowed: >= 1"),
@@ -76,6 +80,9 @@ BAD: dict[str, tuple[str, str]] = {
                                    "net_arch[0]=0 is out of range; allowed: >= 1"),
     "bank.torch_threads": ("'two'", "bank.torch_threads must be an integer, got 'two'"),
     "bank.table_hands": ("2.5", "bank.table_hands must be an integer, got 2.5"),
+    "bank.imitate": ("'wizard'", "bank.imitate: unknown agent 'wizard'"),
+    "bank.imitate_steps": ("-1", "bank.imitate_steps=-1 is out of range; allowed: >= 1"),
+    "bank.imitate_epochs": ("0", "bank.imitate_epochs=0 is out of range; allowed: >= 1"),
     "bank.more_seats": ("{ timesteps = 0 }", "bank.more_seats.timesteps=0 is out of range; "
                                              "allowed: >= 1"),
     "bank.one_hand_tables": ("'half'", "bank.one_hand_tables must be a number, got 'half'"),

@@ -291,6 +291,7 @@ def test_more_seats_sets_a_stage_at_three_seats_or_more(
     assert four.player.timesteps == 2_000_000  # the written stage is left alone
     assert (four.stage_ppo("bank").lr_schedule, defaults.stage_ppo("bank").lr_schedule,
             four.stage("bank").timesteps) == ("linear", "constant", 2_000_000)
+    assert (four.stage("bank").imitate, defaults.stage("bank").imitate) == ("reader", "")
     plain = cfg.apply_overrides(four, ["bank.more_seats={}"])
     assert plain.stage("bank") is plain.bank  # no more_seats: as written
     bank = cfg.apply_overrides(four, ["bank.more_seats.ppo={ n_epochs = 7 }"]).stage_ppo
@@ -298,7 +299,7 @@ def test_more_seats_sets_a_stage_at_three_seats_or_more(
     assert (bank("bank", "information_state").n_epochs,
             bank("bank", "information_state").net_arch) == (7, [64, 64])
     with pytest.raises(cfg.ConfigError, match="--set: player.more_seats: unknown key "
-                                              "'n_epochs'; allowed: timesteps, ppo"):
+                                              "'n_epochs'; allowed: timesteps, ppo, imitate"):
         cfg.apply_overrides(defaults, ["player.more_seats.n_epochs=4"])
     with pytest.raises(cfg.ConfigError, match=r"player.more_seats.ppo.batch_size=1 is out of "
                                               r"range; allowed: >= 2"):

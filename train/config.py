@@ -235,13 +235,25 @@ def _ppo_table(where: str, value: Any) -> dict[str, Any]:
     return out
 
 
-_MORE_SEATS_KEYS: dict[str, Check] = {"timesteps": _integer(1), "ppo": _ppo_table}
+def _optional_spec(where: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise ConfigError(f"{where} must be an agent spec such as 'reader', or '' for none, "
+                          f"got {value!r}")
+    return value
+
+
+def _spec_if_any(value: str) -> list[str]:
+    return [value] if value else []
+
+
+_MORE_SEATS_KEYS: dict[str, Check] = {"timesteps": _integer(1), "ppo": _ppo_table,
+                                      "imitate": _optional_spec}
 """What a stage's ``more_seats`` table may override, each checked as the stage's own key."""
 
 
 def _more_seats_table(where: str, value: Any) -> dict[str, Any]:
-    """A stage's ``more_seats`` table: its ``timesteps`` and ``ppo`` at tables of three seats
-    or more."""
+    """A stage's ``more_seats`` table: its ``timesteps``, ``ppo`` and ``imitate`` at tables
+    of three seats or more."""
     if not isinstance(value, dict):
         raise ConfigError(f"{where} must be a table of stage keys ("
                           f"{', '.join(_MORE_SEATS_KEYS)}), got {value!r}")
@@ -306,9 +318,15 @@ class StageConfig:
     the observation). Self-play goes on from the
     observation model only (the pools' policies are given observations).
 
-    ``more_seats`` replaces ``timesteps`` and overrides ``ppo`` keys at tables of three
-    seats or more (:meth:`TrainConfig.stage`), for the stage, its information-state
-    model and, for ``ppo``, its self-play rounds; heads-up it does nothing.
+    ``imitate`` names a baseline whose choices the stage's fresh network learns before
+    PPO, over ``imitate_steps`` of its decisions at the stage's tables, ``imitate_epochs``
+    passes (:mod:`train.imitate`); the information-state model and the self-play rounds
+    do not imitate.
+
+    ``more_seats`` replaces ``timesteps`` and ``imitate`` and overrides ``ppo`` keys at
+    tables of three seats or more (:meth:`TrainConfig.stage`), for the stage, its
+    information-state model and, for ``ppo``, its self-play rounds; heads-up it does
+    nothing.
     """
 
     timesteps: int = _key(_integer(1))
@@ -328,9 +346,15 @@ class StageConfig:
     ppo: dict = _key(_ppo_table, factory=dict)
     # [ppo] keys overridden for the information-state model only, over the stage's ppo
     information_state_ppo: dict = _key(_ppo_table, factory=dict)
-    # timesteps and [ppo] keys overridden at tables of three seats or more (ppo over the
-    # stage's ppo)
-    more_seats: dict = _key(_more_seats_table, factory=dict)
+    # a baseline whose choices the fresh network learns before PPO ('' for none)
+    imitate: str = _key(_optional_spec, "", agents=_spec_if_any)
+    # decisions of that baseline played and learned, and passes over them
+    imitate_steps: int = _key(_integer(1), 1_000_000)
+    imitate_epochs: int = _key(_integer(1), 30)
+    # timesteps, [ppo] keys (over the stage's ppo) and imitate at tables of three seats
+    # or more
+    more_seats: dict = _key(_more_seats_table, factory=dict,
+                            agents=lambda more: _spec_if_any(more.get("imitate", "")))
 
 
 @dataclass
@@ -403,13 +427,14 @@ class TrainConfig:
     # one took the run past its 10 minutes; a learning rate falling to 0 took it closer
     # to the best response at the same cost. docs/RESULTS.md, "Where the bank's gap
     # lies", has the runs. At three seats or more every bank model takes the falling
-    # rate: it was closer to `reader` there (docs/RESULTS.md, "Four seats").
+    # rate, and the observation bank first learns `reader`'s choices (train.imitate):
+    # from the chips alone it stayed behind `reader` there (docs/RESULTS.md, "Four seats").
     bank: StageConfig = field(default_factory=lambda: StageConfig(
         timesteps=2_000_000, opponents=["careful"], information_state_model=True,
         one_hand_tables=0.7, ppo={"n_steps": 2, "batch_size": 1024, "n_epochs": 5,
                                   "net_arch": [256, 256]},
         information_state_ppo={"net_arch": [64, 64], "lr_schedule": "linear"},
-        more_seats={"ppo": {"lr_schedule": "linear"}}))
+        more_seats={"ppo": {"lr_schedule": "linear"}, "imitate": "reader"}))
     selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig)
     evaluate: EvalConfig = field(default_factory=EvalConfig)
 
@@ -425,6 +450,7 @@ class TrainConfig:
         if self.table.num_seats < 3 or not more:
             return stage
         return dataclasses.replace(stage, timesteps=more.get("timesteps", stage.timesteps),
+                                   imitate=more.get("imitate", stage.imitate),
                                    ppo={**stage.ppo, **more.get("ppo", {})})
 
     def stage_torch_threads(self, role: str) -> int:

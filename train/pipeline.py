@@ -55,7 +55,8 @@ from envs.rules import Rules
 from evaluate.ev import Comparison, compare
 from evaluate.report import package_versions
 from train import config as cfg
-from train.config import TrainConfig
+from train.config import StageConfig, TrainConfig
+from train.imitate import Imitation
 from train.ppo import latest_checkpoint, seeds_for, train_stage
 
 INFORMATION_STATE = "information_state"
@@ -150,7 +151,8 @@ class Run:
                            c.timesteps, self.seeds[0], banks, table_players[0],
                            table_hands=self.config.stage_table_hands("player"),
                            one_hand_tables=c.one_hand_tables,
-                           torch_threads=self.config.stage_torch_threads("player"))
+                           torch_threads=self.config.stage_torch_threads("player"),
+                           imitation=self._imitation(c))
 
     def bank(self) -> Path:
         """The bank against the baseline players (``[bank]``)."""
@@ -165,7 +167,15 @@ class Run:
                            players, next(iter(players.values())),
                            table_hands=self.config.stage_table_hands("bank"),
                            one_hand_tables=c.one_hand_tables,
-                           torch_threads=self.config.stage_torch_threads("bank"))
+                           torch_threads=self.config.stage_torch_threads("bank"),
+                           imitation=self._imitation(c))
+
+    def _imitation(self, stage: StageConfig) -> Imitation | None:
+        """What the stage's fresh model first learns to play (``imitate``), if anything."""
+        if not stage.imitate:
+            return None
+        return Imitation(make_agent(stage.imitate, rules=self.rules), stage.imitate_steps,
+                         stage.imitate_epochs)
 
     def information_state(self, role: str) -> Path:
         """A second model of ``role`` on the information state (module docstring)."""

@@ -61,6 +61,7 @@ from envs.single_seat import BankEnv, PlayerEnv, fixed_bank_rules
 from evaluate.ev import compare
 from train.batch_vec_env import BatchSeatVecEnv
 from train.config import PPOConfig, TrainConfig
+from train.imitate import Imitation, imitate
 from train.masked_policy import MaskedMlpPolicy
 from train.rollout_buffer import IndexedRolloutBuffer
 from train.vec_env import EndedVecMonitor, ViewVecEnv
@@ -360,7 +361,8 @@ def train_stage(stage_dir: Path, role: str, config: TrainConfig,
                 baselines: Mapping[str, Policy], table_players: Policy,
                 init_from: Path | None = None, log: Callable[[str], None] = print,
                 observation_type: str = "observation", table_hands: int | None = None,
-                torch_threads: int | None = None, one_hand_tables: float = 0.0) -> Path:
+                torch_threads: int | None = None, one_hand_tables: float = 0.0,
+                imitation: Imitation | None = None) -> Path:
     """Train (or finish training) one stage and return its ``model.zip`` (module doc).
 
     ``opponents``: the view's opponents (``{"bank": ..., "players": ...}``);
@@ -371,7 +373,9 @@ def train_stage(stage_dir: Path, role: str, config: TrainConfig,
     in the model's description; ``table_hands``: hands per training table (default
     ``table.table_hands``; the evaluations always play the table's); ``one_hand_tables``:
     the share of training tables dealt afresh after every hand (:func:`make_vec_env`);
-    ``torch_threads``: torch's threads (default ``run.torch_threads``).
+    ``torch_threads``: torch's threads (default ``run.torch_threads``); ``imitation``: a
+    baseline a fresh stage first learns to play (:mod:`train.imitate`; not a resumed stage
+    nor one started ``init_from``).
     """
     stage_dir.mkdir(parents=True, exist_ok=True)
     model_file = stage_dir / MODEL_FILE
@@ -401,8 +405,11 @@ def train_stage(stage_dir: Path, role: str, config: TrainConfig,
     callback = StageCallback(stage_dir, role, config, baselines, table_players, env,
                              observation_type)
     bar = ProgressBarCallback() if config.run.progress_bar else None
-    started = time.perf_counter()
+    imitated: dict[str, float] = {}
     try:
+        if imitation is not None and checkpoint is None and init_from is None:
+            imitated = _imitate(model, env, imitation, seed, stage_dir.name, log)
+        started = time.perf_counter()
         with frozen_heap():
             model.learn(total_timesteps=remaining,
                         callback=CallbackList([callback] + ([bar] if bar is not None else [])),
@@ -424,12 +431,27 @@ def train_stage(stage_dir: Path, role: str, config: TrainConfig,
               "env_seconds": round(env.seconds, 1), "env_share": round(share, 3),
               "steps_this_start": ran, "steps_per_s": round(ran / max(wall, 1e-9), 1),
               "eval": final_eval}
+    if imitated:
+        record["imitation"] = imitated
     (stage_dir / "stage.json").write_text(json.dumps(record, indent=2) + "\n")
     resumed = f" ({ran} since this start)" if done_steps else ""
     log(f"  {stage_dir.name}: {model.num_timesteps} steps{resumed} in {wall:.0f}s "
         f"({record['steps_per_s']:.0f} steps/s, {share:.0%} of it in the environment); "
         + ", ".join(f"EV vs {k} {v:+.3f}" for k, v in final_eval.items()))
     return model_file
+
+
+def _imitate(model: MaskablePPO, env: EnvTimer, imitation: Imitation, seed: int, name: str,
+             log: Callable[[str], None]) -> dict[str, float]:
+    """The warm start of :mod:`train.imitate`, timed and logged; its figures."""
+    started = time.perf_counter()
+    figures = imitate(model, env, *imitation, seed=seed)
+    figures["seconds"] = round(time.perf_counter() - started, 1)
+    env.seconds = 0.0  # the environment's share is of the PPO steps' time
+    log(f"  {name}: imitated {imitation.baseline!r} over {int(figures['decisions'])} "
+        f"decisions in {figures['seconds']}s (its choice the policy's likeliest on "
+        f"{figures['agreement']:.1%} of them)")
+    return figures
 
 
 def _stop(model: MaskablePPO, stage_dir: Path, role: str, config: TrainConfig,

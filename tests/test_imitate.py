@@ -1,0 +1,113 @@
+"""A stage's warm start (:mod:`train.imitate`): the fresh network learns a baseline's choices
+before PPO, seeded, and a run records it; resumed stages and self-play rounds do not repeat it."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from agents import make_agent
+from train import config as cfg
+from train.cli import main
+from train.imitate import imitate, play_baseline
+from train.ppo import make_vec_env, new_model
+
+
+def _bank_tables(tmp_path: Path, seed: int = 3):
+    config = cfg.apply_overrides(cfg.TrainConfig(), [
+        "run.n_envs=64", "ppo.net_arch=[16, 16]", "ppo.vf_net_arch=[8]", "ppo.n_steps=8",
+        "ppo.batch_size=64"])
+    env = make_vec_env("bank", config, {"players": [make_agent("careful", rules="catalan")]},
+                       seed)
+    return env, new_model(env, config.stage_ppo("bank"), tmp_path, seed)
+
+
+def test_the_returns_are_each_episodes_chips_from_the_decision_on() -> None:
+    """Every decision's return is the sum of the rewards from it to its hand's end; a hand
+    still going when the play stops is marked unknown (the critic does not learn it)."""
+    env, _model = _bank_tables(Path("."))
+    baseline = make_agent("threshold:5", rules="catalan")
+    obs, masks, actions, returns, known = play_baseline(env, baseline, 64 * 40)
+    assert obs.shape == (64 * 40, env.observation_space.shape[0]) and obs.dtype == np.float32
+    assert masks[np.arange(len(actions)), actions].all(), "every action was legal"
+    # replay the same tables to read the rewards and ends step by step
+    env.seed(3)
+    env.reset()
+    rewards, dones = [], []
+    for step in range(40):
+        _o, reward, done, _i = env.step(actions[step * 64:(step + 1) * 64])
+        rewards.append(reward)
+        dones.append(done)
+    rewards_a, dones_a = np.array(rewards), np.array(dones)
+    for table in range(64):
+        ends = np.flatnonzero(dones_a[:, table])
+        start = 0
+        for end in ends:
+            for step in range(start, end + 1):
+                row = step * 64 + table
+                assert known[row]
+                assert returns[row] == pytest.approx(rewards_a[start:end + 1, table][
+                    step - start:].sum())
+            start = end + 1
+        for step in range(start, 40):
+            assert not known[step * 64 + table]
+    env.close()
+
+
+def test_the_network_learns_the_baselines_choices_the_same_way_for_a_seed(
+        tmp_path: Path) -> None:
+    """After imitating the threshold bank the policy's likeliest action is the baseline's on
+    fresh tables (a fresh network: about half), and the same seed gives the same weights."""
+    baseline = make_agent("threshold:5", rules="catalan")
+    weights = []
+    for _ in range(2):
+        env, model = _bank_tables(tmp_path)
+        figures = imitate(model, env, baseline, 12_000, 80, seed=5)
+        assert figures["decisions"] == 64 * 188 and figures["agreement"] > 0.97, figures
+        weights.append({k: v.clone() for k, v in model.policy.state_dict().items()})
+        env.close()
+    assert all(torch.equal(weights[0][k], weights[1][k]) for k in weights[0])
+    fresh, untrained = _bank_tables(tmp_path, seed=9)
+    obs, masks, actions, _r, _k = play_baseline(fresh, baseline, 64 * 30)
+    model.policy.set_training_mode(False)
+    for net, low in ((model, 0.97), (untrained, None)):
+        with torch.no_grad():
+            chosen = net.policy.get_distribution(torch.as_tensor(obs), action_masks=masks).mode()
+        share = float((chosen.numpy() == actions).mean())
+        if low is not None:
+            assert share > low, share
+        else:
+            assert share < 0.9, share  # an untrained network is no threshold bank
+    fresh.close()
+
+
+def test_a_run_imitates_at_more_seats_and_records_it(tmp_path: Path,
+                                                     tiny_run_config: Callable) -> None:
+    """``[bank] more_seats.imitate``: a 3-seat bank stage imitates and says so in stage.json,
+    its information-state model does not; heads-up (no ``imitate``) the stage does not."""
+    tiny = str(tiny_run_config(tmp_path))
+    run = tmp_path / "three"
+    assert main(["train", "bank", "--config", tiny, "--run-dir", str(run), "--seats", "3",
+                 "--set", "bank.more_seats={ imitate = 'threshold:5.5' }",
+                 "--set", "bank.imitate_steps=2000", "--set", "bank.imitate_epochs=2"]) == 0
+    stage = json.loads((run / "bank" / "stage.json").read_text())
+    assert stage["imitation"]["decisions"] == 2000 and stage["imitation"]["agreement"] > 0
+    information_state = json.loads((run / "bank-information-state" / "stage.json").read_text())
+    assert "imitation" not in information_state
+    heads_up = tmp_path / "two"
+    assert main(["train", "bank", "--config", tiny, "--run-dir", str(heads_up), "--set",
+                 "bank.more_seats={ imitate = 'threshold:5.5' }"]) == 0
+    assert "imitation" not in json.loads((heads_up / "bank" / "stage.json").read_text())
+
+
+def test_a_bad_baseline_is_named_before_any_run(tmp_path: Path, monkeypatch, capsys) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["train", "--set", "bank.more_seats={ imitate = 'wizard' }",
+                 "--run-dir", "run"]) == 2
+    assert "--set: bank.more_seats: unknown agent 'wizard'" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()

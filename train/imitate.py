@@ -1,0 +1,133 @@
+"""A stage's warm start: the fresh network first learns a baseline's choices, then PPO goes on.
+
+``[bank] imitate = "reader"`` (a stage's ``imitate``, :class:`train.config.StageConfig`)
+has the stage play its own training tables with that baseline choosing the learner's
+actions, ``imitate_steps`` decisions in all, and fits the new network to what it saw
+before the first rollout (:func:`imitate`):
+
+* the **actor** to the baseline's choices: the masked log-probability of the chosen
+  action is maximised (behaviour cloning), so the policy starts close to the baseline;
+* the **critic** to the returns of those hands (``gamma = 1``: an episode's rewards
+  from the decision on), so PPO's first advantages measure departures from the
+  baseline's play instead of a value function that knows nothing.
+
+PPO then trains as it would from fresh weights, for the stage's ``timesteps``. At four
+seats, where the `reader` bank weighs three players' cards, a bank learning from the
+chips alone ended its steps behind `reader`; one that first learned `reader`'s choices
+ended them ahead (docs/RESULTS.md, "Four seats").
+
+Only a fresh stage imitates: a resumed stage has the imitation in its checkpoint's
+weights, and a self-play round starts from the previous round's network. The baseline
+is given observations, so a model on the information state (``observation_type``) is
+not warm-started. Every draw is seeded by the stage's seed: the tables' deals, the
+minibatches' order.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+import torch
+from sb3_contrib import MaskablePPO
+from sb3_contrib.common.maskable.utils import get_action_masks
+from stable_baselines3.common.vec_env import VecEnv
+
+from agents.batch_policies import batch_policy
+
+
+class Imitation(NamedTuple):
+    """What a fresh stage imitates before PPO: ``baseline`` (an agent), over ``decisions``
+    decisions, ``epochs`` passes (:func:`imitate`)."""
+
+    baseline: Any
+    decisions: int
+    epochs: int
+
+
+MINIBATCH = 4096
+"""Decisions per gradient step of the imitation."""
+LEARNING_RATE = 1e-3
+"""Adam's rate for the imitation (its own optimizer: PPO's keeps its state and schedule)."""
+
+
+def play_baseline(env: VecEnv, baseline: Any, decisions: int
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Step ``env`` with ``baseline`` choosing every table's action until ``decisions`` are
+    made; returns the observations, masks and actions of each decision, the return of its
+    episode from it on, and whether that episode ended within the play (a return of an
+    episode still going is not known, and the critic does not learn it)."""
+    policy = batch_policy(baseline) or baseline
+    steps = max(1, -(-decisions // env.num_envs))
+    obs = env.reset()
+    observations, masks, actions, rewards, dones = [], [], [], [], []
+    for _ in range(steps):
+        mask = get_action_masks(env)
+        rows = np.asarray(obs, dtype=np.float32)
+        if hasattr(policy, "act_batch"):
+            action = np.asarray(policy.act_batch(rows, mask.astype(np.int8)), dtype=np.int64)
+        else:
+            action = np.array([policy.act(o, m) for o, m in zip(rows, mask)], dtype=np.int64)
+        observations.append(rows.copy())
+        masks.append(mask.astype(bool))
+        actions.append(action)
+        obs, reward, done, _infos = env.step(action)
+        rewards.append(reward)
+        dones.append(done)
+    returns = np.zeros((steps, env.num_envs), dtype=np.float32)
+    known = np.zeros((steps, env.num_envs), dtype=bool)
+    ahead = np.zeros(env.num_envs, dtype=np.float64)
+    ended = np.zeros(env.num_envs, dtype=bool)
+    for t in range(steps - 1, -1, -1):
+        ahead = np.where(dones[t], rewards[t], rewards[t] + ahead)
+        ended |= dones[t]
+        returns[t], known[t] = ahead, ended
+    return (np.concatenate(observations), np.concatenate(masks), np.concatenate(actions),
+            returns.reshape(-1), known.reshape(-1))
+
+
+def imitate(model: MaskablePPO, env: VecEnv, baseline: Any, decisions: int, epochs: int,
+            seed: int) -> dict[str, float]:
+    """Fit ``model``'s actor to ``baseline``'s choices and its critic to their returns over
+    ``decisions`` decisions at ``env``'s tables, ``epochs`` passes (module docstring);
+    returns the last pass's figures: ``nll`` (mean negative log-likelihood of the
+    baseline's choices), ``agreement`` (share of decisions where the policy's likeliest
+    action is the baseline's), ``value_mse`` and the ``decisions`` used."""
+    observations, masks, actions, returns, known = play_baseline(env, baseline, decisions)
+    obs_t = torch.as_tensor(observations)
+    mask_t = torch.as_tensor(masks)
+    action_t = torch.as_tensor(actions)
+    return_t = torch.as_tensor(returns)
+    known_t = torch.as_tensor(known)
+    policy = model.policy
+    policy.set_training_mode(True)
+    optimizer = torch.optim.Adam(policy.parameters(), lr=LEARNING_RATE)
+    generator = torch.Generator().manual_seed(seed)
+    n = len(action_t)
+    nll = squared = counted = 0.0
+    for _ in range(epochs):
+        order = torch.randperm(n, generator=generator)
+        nll = squared = counted = 0.0
+        for start in range(0, n, MINIBATCH):
+            rows = order[start:start + MINIBATCH]
+            values, log_prob, _entropy = policy.evaluate_actions(obs_t[rows], action_t[rows],
+                                                                 mask_t[rows])
+            seen = known_t[rows]
+            errors = (values.squeeze(-1) - return_t[rows])[seen]
+            value_loss = (errors ** 2).mean() if errors.numel() else values.sum() * 0.0
+            loss = -log_prob.mean() + model.vf_coef * value_loss
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            nll -= float(log_prob.detach().sum())
+            squared += float((errors.detach() ** 2).sum())
+            counted += float(seen.sum())
+    policy.set_training_mode(False)
+    agree = 0
+    with torch.no_grad():
+        for start in range(0, n, MINIBATCH):
+            end = start + MINIBATCH
+            chosen = policy.get_distribution(obs_t[start:end], action_masks=masks[start:end])
+            agree += int((chosen.mode() == action_t[start:end]).sum())
+    return {"nll": nll / n, "agreement": agree / n,
+            "value_mse": squared / max(counted, 1.0), "decisions": float(n)}
