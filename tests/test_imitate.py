@@ -88,7 +88,7 @@ def test_the_network_learns_the_baselines_choices_the_same_way_for_a_seed(
     fresh.close()
 
 
-def test_a_run_imitates_at_more_seats_and_records_it(tmp_path: Path,
+def test_a_run_imitates_at_more_seats_and_records_it(tmp_path: Path, capsys,
                                                      tiny_run_config: Callable) -> None:
     """``[bank] more_seats.imitate``: a 3-seat bank stage imitates and says so in stage.json,
     its information-state model does not; heads-up (no ``imitate``) the stage does not."""
@@ -101,6 +101,13 @@ def test_a_run_imitates_at_more_seats_and_records_it(tmp_path: Path,
     assert stage["imitation"]["decisions"] == 2000 and stage["imitation"]["agreement"] > 0
     information_state = json.loads((run / "bank-information-state" / "stage.json").read_text())
     assert "imitation" not in information_state
+    # that model reads information states: no stage can imitate it (named before any run)
+    model = f"model:{run / 'bank-information-state'}"
+    assert main(["train", "bank", "--config", tiny, "--run-dir", str(tmp_path / "no"),
+                 "--seats", "3", "--set", f"bank.more_seats={{ imitate = '{model}' }}"]) == 2
+    assert (f"bank.more_seats.imitate='{model}' is a model of the information state"
+            in capsys.readouterr().err)
+    assert not (tmp_path / "no").exists()
     heads_up = tmp_path / "two"
     assert main(["train", "bank", "--config", tiny, "--run-dir", str(heads_up), "--set",
                  "bank.more_seats={ imitate = 'threshold:5.5' }"]) == 0

@@ -619,6 +619,16 @@ def validate(config: TrainConfig, command: str = "all", source: str = "config") 
                 make_agent(spec, rules=rules)
             except (ValueError, OSError) as exc:
                 raise ConfigError(f"{source}: {where}: {exc}") from None
+    for role in ("player", "bank"):
+        stage = config.stage(role)
+        spec = stage.imitate
+        key = ("more_seats.imitate" if stage is not getattr(config, role)
+               and "imitate" in getattr(config, role).more_seats else "imitate")
+        if spec and getattr(make_agent(spec, rules=rules), "observation_type",
+                            "observation") != "observation":
+            raise ConfigError(f"{source}: {role}.{key}={spec!r} is a model of the "
+                              f"information state; a stage imitates a baseline that is "
+                              f"given observations")
     if command not in COMMANDS:
         raise ConfigError(f"command {command!r} is not allowed; choose one of "
                           f"{', '.join(repr(c) for c in COMMANDS)}")
