@@ -14,6 +14,7 @@ ppo = {{}}
 more_seats = {{}}
 [bank]
 timesteps = 512
+more_seats = {{}}
 [selfplay]
 rounds = 1
 player_timesteps = 256
@@ -43,7 +44,8 @@ def tiny_run_config() -> Callable[..., Path]:
     """``write(folder, player_steps=512)``: a ``sette train`` config small enough for a test.
 
     Every stage trains a few hundred steps of a 16x16 network on 2 environments
-    (catalan, 2 seats: the defaults), with a checkpoint every 256 steps; the
+    (catalan, 2 seats: the defaults; no ``more_seats``, so a run at more seats stays as
+    small, without the bank's imitation), with a checkpoint every 256 steps; the
     file is written as ``folder/tiny.toml`` and its path returned.
     """
 
