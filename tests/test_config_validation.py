@@ -73,7 +73,7 @@ BAD: dict[str, tuple[str, str]] = {
                                            "0.5..7.5 points"),
     "bank.table_players": ("['careful:x']", "bank.table_players: agent spec 'careful:x': "
                                             "'x' is not a number"),
-    "bank.ppo": ("{ lr = 0.1 }", "bank.ppo: unknown key 'lr'; [ppo] keys are: activation"),
+    "bank.ppo": ("{ lr = 0.1 }", "bank.ppo: unknown key 'lr'; allowed: activation"),
     "bank.information_state_model": ("'yes'", "bank.information_state_model must be true or "
                                               "false, got 'yes'"),
     "bank.information_state_ppo": ("{ net_arch = [0] }", "bank.information_state_ppo."

@@ -221,18 +221,28 @@ class PPOConfig:
     activation: str = _key(_choice(ACTIVATIONS), "tanh")
 
 
-def _ppo_table(where: str, value: Any) -> dict[str, Any]:
-    """A stage's ``ppo`` table: keys of ``[ppo]``, each checked as in ``[ppo]``."""
+def _keyed_table(where: str, value: Any, checks: dict[str, Check], what: str) -> dict[str, Any]:
+    """A table whose keys are those of ``checks``, each value checked by its own check;
+    a value that is not a table, or an unknown key, is named with the keys allowed."""
     if not isinstance(value, dict):
-        raise ConfigError(f"{where} must be a table of [ppo] keys, got {value!r}")
-    fields = {f.name: f for f in dataclasses.fields(PPOConfig)}
+        raise ConfigError(f"{where} must be a table of {what}, got {value!r}")
     out = {}
     for key, item in value.items():
-        if key not in fields:
-            raise ConfigError(f"{where}: unknown key {key!r}; [ppo] keys are: "
-                              f"{', '.join(sorted(fields))}")
-        out[key] = fields[key].metadata["check"](f"{where}.{key}", item)
+        if key not in checks:
+            raise ConfigError(f"{where}: unknown key {key!r}; allowed: {', '.join(checks)}")
+        out[key] = checks[key](f"{where}.{key}", item)
     return out
+
+
+def _field_checks(cls: type, names: tuple[str, ...] | None = None) -> dict[str, Check]:
+    """The checks of a config section's keys (all of them, or ``names`` in that order)."""
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    return {name: fields[name].metadata["check"] for name in (names or sorted(fields))}
+
+
+def _ppo_table(where: str, value: Any) -> dict[str, Any]:
+    """A stage's ``ppo`` table: keys of ``[ppo]``, each checked as in ``[ppo]``."""
+    return _keyed_table(where, value, _field_checks(PPOConfig), "[ppo] keys")
 
 
 def _optional_spec(where: str, value: Any) -> str:
@@ -246,24 +256,15 @@ def _spec_if_any(value: str) -> list[str]:
     return [value] if value else []
 
 
-_MORE_SEATS_KEYS: dict[str, Check] = {"timesteps": _integer(1), "ppo": _ppo_table,
-                                      "imitate": _optional_spec}
-"""What a stage's ``more_seats`` table may override, each checked as the stage's own key."""
+MORE_SEATS_KEYS = ("timesteps", "ppo", "imitate")
+"""The stage keys a ``more_seats`` table may override."""
 
 
 def _more_seats_table(where: str, value: Any) -> dict[str, Any]:
     """A stage's ``more_seats`` table: its ``timesteps``, ``ppo`` and ``imitate`` at tables
-    of three seats or more."""
-    if not isinstance(value, dict):
-        raise ConfigError(f"{where} must be a table of stage keys ("
-                          f"{', '.join(_MORE_SEATS_KEYS)}), got {value!r}")
-    out = {}
-    for key, item in value.items():
-        if key not in _MORE_SEATS_KEYS:
-            raise ConfigError(f"{where}: unknown key {key!r}; allowed: "
-                              f"{', '.join(_MORE_SEATS_KEYS)}")
-        out[key] = _MORE_SEATS_KEYS[key](f"{where}.{key}", item)
-    return out
+    of three seats or more, each checked as the stage's own key."""
+    return _keyed_table(where, value, _field_checks(StageConfig, MORE_SEATS_KEYS),
+                        f"stage keys ({', '.join(MORE_SEATS_KEYS)})")
 
 
 @dataclass
