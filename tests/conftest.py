@@ -15,6 +15,8 @@ more_seats = {{}}
 [bank]
 timesteps = 512
 more_seats = {{}}
+information_state_imitate_steps = 512
+information_state_imitate_epochs = 1
 [selfplay]
 rounds = 1
 player_timesteps = 256
@@ -45,7 +47,8 @@ def tiny_run_config() -> Callable[..., Path]:
 
     Every stage trains a few hundred steps of a 16x16 network on 2 environments
     (catalan, 2 seats: the defaults; no ``more_seats``, so a run at more seats stays as
-    small, without the bank's imitation), with a checkpoint every 256 steps; the
+    small, without the bank's imitation; the information-state bank imitates the bank
+    over 512 decisions, once), with a checkpoint every 256 steps; the
     file is written as ``folder/tiny.toml`` and its path returned.
     """
 

@@ -1,5 +1,7 @@
 """A stage's warm start (:mod:`train.imitate`): the fresh network learns a baseline's choices
-before PPO, seeded, and a run records it; resumed stages and self-play rounds do not repeat it."""
+before PPO, seeded, and a run records it; resumed stages and self-play rounds do not repeat it.
+A model of the information state learns the stage's observation model's choices, that model
+being shown the observation of the same decision."""
 
 from __future__ import annotations
 
@@ -19,13 +21,14 @@ from train.imitate import imitate, play_baseline
 from train.ppo import make_vec_env, new_model
 
 
-def _bank_tables(tmp_path: Path, seed: int = 3):
+def _bank_tables(tmp_path: Path, seed: int = 3, observation_type: str = "observation",
+                 vec_env: str = "auto"):
     config = cfg.apply_overrides(cfg.TrainConfig(), [
         "run.n_envs=64", "ppo.net_arch=[16, 16]", "ppo.vf_net_arch=[8]", "ppo.n_steps=8",
-        "ppo.batch_size=64"])
+        "ppo.batch_size=64", f"run.vec_env='{vec_env}'"])
     env = make_vec_env("bank", config, {"players": [make_agent("careful", rules="catalan")]},
-                       seed)
-    return env, new_model(env, config.stage_ppo("bank"), tmp_path, seed)
+                       seed, observation_type)
+    return env, new_model(env, config.stage_ppo("bank", observation_type), tmp_path, seed)
 
 
 def test_the_returns_are_each_episodes_chips_from_the_decision_on() -> None:
@@ -79,7 +82,8 @@ def test_the_network_learns_the_baselines_choices_the_same_way_for_a_seed(
     model.policy.set_training_mode(False)
     for net, low in ((model, 0.97), (untrained, None)):
         with torch.no_grad():
-            chosen = net.policy.get_distribution(torch.as_tensor(obs), action_masks=masks).mode()
+            chosen = net.policy.get_distribution(torch.as_tensor(obs.toarray()),
+                                                 action_masks=masks).mode()
         share = float((chosen.numpy() == actions).mean())
         if low is not None:
             assert share > low, share
@@ -88,10 +92,34 @@ def test_the_network_learns_the_baselines_choices_the_same_way_for_a_seed(
     fresh.close()
 
 
+@pytest.mark.parametrize("vec_env", ["batch", "views"])
+def test_on_the_information_state_the_baseline_is_shown_the_observation(
+        tmp_path: Path, vec_env: str) -> None:
+    """Tables of the information state, played by a threshold bank, make the choices the same
+    tables of observations make for the same seed (the bank reads each decision's
+    observation, not the wider information state), with the same masks and returns; the
+    network is given the information state."""
+    baseline = make_agent("threshold:5", rules="catalan")
+    plays = {}
+    for kind in ("observation", "information_state"):
+        env, _model = _bank_tables(tmp_path, observation_type=kind, vec_env=vec_env)
+        plays[kind] = play_baseline(env, baseline, 64 * 30,
+                                    information_state=kind == "information_state")
+        assert plays[kind][0].shape == (64 * 30, env.observation_space.shape[0])
+        env.close()
+    seen, given = plays["observation"], plays["information_state"]
+    assert given[0].shape[1] > seen[0].shape[1]
+    assert len(set(seen[2].tolist())) > 1, "the bank both drew and stood"
+    for mine, theirs in zip(seen[1:], given[1:]):  # masks, actions, returns, known
+        assert np.array_equal(mine, theirs)
+
+
 def test_a_run_imitates_at_more_seats_and_records_it(tmp_path: Path, capsys,
                                                      tiny_run_config: Callable) -> None:
     """``[bank] more_seats.imitate``: a 3-seat bank stage imitates and says so in stage.json,
-    its information-state model does not; heads-up (no ``imitate``) the stage does not."""
+    and its information-state model imitates that bank (``information_state_imitate``);
+    heads-up (no ``imitate``) the stage does not, nor, with the key off, its
+    information-state model."""
     tiny = str(tiny_run_config(tmp_path))
     run = tmp_path / "three"
     assert main(["train", "bank", "--config", tiny, "--run-dir", str(run), "--seats", "3",
@@ -100,7 +128,8 @@ def test_a_run_imitates_at_more_seats_and_records_it(tmp_path: Path, capsys,
     stage = json.loads((run / "bank" / "stage.json").read_text())
     assert stage["imitation"]["decisions"] == 2000 and stage["imitation"]["agreement"] > 0
     information_state = json.loads((run / "bank-information-state" / "stage.json").read_text())
-    assert "imitation" not in information_state
+    assert information_state["imitation"]["decisions"] == 512  # the tiny config's
+    assert "imitated model:" in capsys.readouterr().out
     # that model reads information states: no stage can imitate it (named before any run)
     model = f"model:{run / 'bank-information-state'}"
     assert main(["train", "bank", "--config", tiny, "--run-dir", str(tmp_path / "no"),
@@ -110,8 +139,10 @@ def test_a_run_imitates_at_more_seats_and_records_it(tmp_path: Path, capsys,
     assert not (tmp_path / "no").exists()
     heads_up = tmp_path / "two"
     assert main(["train", "bank", "--config", tiny, "--run-dir", str(heads_up), "--set",
-                 "bank.more_seats={ imitate = 'threshold:5.5' }"]) == 0
-    assert "imitation" not in json.loads((heads_up / "bank" / "stage.json").read_text())
+                 "bank.more_seats={ imitate = 'threshold:5.5' }",
+                 "--set", "bank.information_state_imitate=false"]) == 0
+    for stage_name in ("bank", "bank-information-state"):
+        assert "imitation" not in json.loads((heads_up / stage_name / "stage.json").read_text())
 
 
 def test_a_bad_baseline_is_named_before_any_run(tmp_path: Path, monkeypatch, capsys) -> None:

@@ -239,7 +239,7 @@ def test_a_run_saved_before_one_hand_tables_resumes_as_it_began(tmp_path: Path) 
     assert "\none_hand_tables = 0.7\n" in saved and "\nbank_one_hand_tables = 0.7\n" in saved
     older = "\n".join(line for line in saved.split("\n")
                       if not line.startswith(("one_hand_tables", "bank_one_hand_tables",
-                                              "more_seats")))
+                                              "more_seats", "information_state_imitate =")))
     for text, expected in ((older, 0.0), (saved, 0.7)):
         (tmp_path / CONFIG_FILE).write_text(text)
         (tmp_path / RUN_FILE).write_text(json.dumps({"command": "all"}))
@@ -249,6 +249,8 @@ def test_a_run_saved_before_one_hand_tables_resumes_as_it_began(tmp_path: Path) 
         # nor did it train the player otherwise at more seats (StageConfig.more_seats)
         assert config.player.more_seats == ({} if text is older else
                                              cfg.TrainConfig().player.more_seats)
+        # nor did its information-state bank first learn the observation bank's choices
+        assert config.bank.information_state_imitate is (text is saved)
     assert cfg.load(tmp_path / CONFIG_FILE).bank.one_hand_tables == 0.7  # a config file
 
 

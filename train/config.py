@@ -352,6 +352,11 @@ class StageConfig:
     # decisions of that baseline played and learned, and passes over them
     imitate_steps: int = _key(_integer(1), 1_000_000)
     imitate_epochs: int = _key(_integer(1), 30)
+    # the information-state model first learns the choices of this stage's model on
+    # observations (trained just before it), then PPO; decisions played and passes
+    information_state_imitate: bool = _key(_flag, False)
+    information_state_imitate_steps: int = _key(_integer(1), 250_000)
+    information_state_imitate_epochs: int = _key(_integer(1), 10)
     # timesteps, [ppo] keys (over the stage's ppo) and imitate at tables of three seats
     # or more
     more_seats: dict = _key(_more_seats_table, factory=dict,
@@ -435,6 +440,7 @@ class TrainConfig:
         one_hand_tables=0.7, ppo={"n_steps": 2, "batch_size": 1024, "n_epochs": 5,
                                   "net_arch": [256, 256]},
         information_state_ppo={"net_arch": [64, 64], "lr_schedule": "linear"},
+        information_state_imitate=True,
         more_seats={"ppo": {"lr_schedule": "linear"}, "imitate": "reader"}))
     selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig)
     evaluate: EvalConfig = field(default_factory=EvalConfig)
@@ -535,7 +541,8 @@ def from_mapping(data: dict[str, Any], source: str = "config") -> TrainConfig:
 SAVED_BEFORE_KEY: dict[tuple[str, str], Any] = {
     ("player", "one_hand_tables"): 0.0, ("bank", "one_hand_tables"): 0.0,
     ("selfplay", "bank_one_hand_tables"): 0.0,
-    ("player", "more_seats"): {}, ("bank", "more_seats"): {}}
+    ("player", "more_seats"): {}, ("bank", "more_seats"): {},
+    ("player", "information_state_imitate"): False, ("bank", "information_state_imitate"): False}
 """What a run whose ``config.toml`` was written before a key existed trained with, by
 ``(section, key)``: a resumed run goes on as it began, not with today's default."""
 

@@ -16,11 +16,16 @@ seats, where the `reader` bank weighs three players' cards, a bank learning from
 chips alone ended its steps behind `reader`; one that first learned `reader`'s choices
 ended them ahead (docs/RESULTS.md, "Four seats").
 
+A model on the information state (a stage's ``information_state_imitate``) learns
+the same way from the stage's own model on observations: at each decision the
+baseline is shown the learner's observation vector and the new network the
+information state of the same moment. Those states are thousands of numbers, nearly
+all zero, so the decisions are kept as a sparse matrix and made dense a minibatch at
+a time.
+
 Only a fresh stage imitates: a resumed stage has the imitation in its checkpoint's
-weights, and a self-play round starts from the previous round's network. The baseline
-is given observations, so a model on the information state (``observation_type``) is
-not warm-started. Every draw is seeded by the stage's seed: the tables' deals, the
-minibatches' order.
+weights, and a self-play round starts from the previous round's network. Every draw
+is seeded by the stage's seed: the tables' deals, the minibatches' order.
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 import torch
+from scipy import sparse
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.utils import get_action_masks
 from stable_baselines3.common.vec_env import VecEnv
@@ -51,12 +57,17 @@ LEARNING_RATE = 1e-3
 """Adam's rate for the imitation (its own optimizer: PPO's keeps its state and schedule)."""
 
 
-def play_baseline(env: VecEnv, baseline: Any, decisions: int
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def play_baseline(env: VecEnv, baseline: Any, decisions: int, information_state: bool = False
+                  ) -> tuple[sparse.csr_array, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Step ``env`` with ``baseline`` choosing every table's action until ``decisions`` are
-    made; returns the observations, masks and actions of each decision, the return of its
-    episode from it on, and whether that episode ended within the play (a return of an
-    episode still going is not known, and the critic does not learn it)."""
+    made; returns the learner's vectors (rows of a sparse matrix: an information state
+    is thousands of numbers, nearly all zero), masks and actions of each decision, the
+    return of its episode from it on, and whether that episode ended within the play (a
+    return of an episode still going is not known, and the critic does not learn it).
+
+    ``information_state``: ``env`` gives information states, and the baseline, a policy
+    of observations, is shown each table's observation vector at the same moment (the
+    tables' ``learner_observation``)."""
     policy = batch_policy(baseline) or baseline
     steps = max(1, -(-decisions // env.num_envs))
     obs = env.reset()
@@ -64,11 +75,13 @@ def play_baseline(env: VecEnv, baseline: Any, decisions: int
     for _ in range(steps):
         mask = get_action_masks(env)
         rows = np.asarray(obs, dtype=np.float32)
+        seen = np.asarray(env.env_method("learner_observation"), dtype=np.float32) \
+            if information_state else rows
         if hasattr(policy, "act_batch"):
-            action = np.asarray(policy.act_batch(rows, mask.astype(np.int8)), dtype=np.int64)
+            action = np.asarray(policy.act_batch(seen, mask.astype(np.int8)), dtype=np.int64)
         else:
-            action = np.array([policy.act(o, m) for o, m in zip(rows, mask)], dtype=np.int64)
-        observations.append(rows.copy())
+            action = np.array([policy.act(o, m) for o, m in zip(seen, mask)], dtype=np.int64)
+        observations.append(sparse.csr_array(rows))
         masks.append(mask.astype(bool))
         actions.append(action)
         obs, reward, done, _infos = env.step(action)
@@ -82,19 +95,24 @@ def play_baseline(env: VecEnv, baseline: Any, decisions: int
         ahead = np.where(dones[t], rewards[t], rewards[t] + ahead)
         ended |= dones[t]
         returns[t], known[t] = ahead, ended
-    return (np.concatenate(observations), np.concatenate(masks), np.concatenate(actions),
-            returns.reshape(-1), known.reshape(-1))
+    return (sparse.vstack(observations, format="csr"), np.concatenate(masks),
+            np.concatenate(actions), returns.reshape(-1), known.reshape(-1))
+
+
+def _dense(observations: sparse.csr_array, rows: Any) -> torch.Tensor:
+    """The vectors of ``rows`` (indices or a slice) as one float32 tensor."""
+    return torch.from_numpy(observations[rows].toarray())
 
 
 def imitate(model: MaskablePPO, env: VecEnv, baseline: Any, decisions: int, epochs: int,
-            seed: int) -> dict[str, float]:
+            seed: int, information_state: bool = False) -> dict[str, float]:
     """Fit ``model``'s actor to ``baseline``'s choices and its critic to their returns over
     ``decisions`` decisions at ``env``'s tables, ``epochs`` passes (module docstring);
     returns the last pass's figures: ``nll`` (mean negative log-likelihood of the
     baseline's choices), ``agreement`` (share of decisions where the policy's likeliest
     action is the baseline's), ``value_mse`` and the ``decisions`` used."""
-    observations, masks, actions, returns, known = play_baseline(env, baseline, decisions)
-    obs_t = torch.as_tensor(observations)
+    observations, masks, actions, returns, known = play_baseline(env, baseline, decisions,
+                                                                 information_state)
     mask_t = torch.as_tensor(masks)
     action_t = torch.as_tensor(actions)
     return_t = torch.as_tensor(returns)
@@ -110,8 +128,8 @@ def imitate(model: MaskablePPO, env: VecEnv, baseline: Any, decisions: int, epoc
         nll = squared = counted = 0.0
         for start in range(0, n, MINIBATCH):
             rows = order[start:start + MINIBATCH]
-            values, log_prob, _entropy = policy.evaluate_actions(obs_t[rows], action_t[rows],
-                                                                 mask_t[rows])
+            values, log_prob, _entropy = policy.evaluate_actions(
+                _dense(observations, rows.numpy()), action_t[rows], mask_t[rows])
             seen = known_t[rows]
             errors = (values.squeeze(-1) - return_t[rows])[seen]
             value_loss = (errors ** 2).mean() if errors.numel() else values.sum() * 0.0
@@ -127,7 +145,8 @@ def imitate(model: MaskablePPO, env: VecEnv, baseline: Any, decisions: int, epoc
     with torch.no_grad():
         for start in range(0, n, MINIBATCH):
             end = start + MINIBATCH
-            chosen = policy.get_distribution(obs_t[start:end], action_masks=masks[start:end])
+            chosen = policy.get_distribution(_dense(observations, slice(start, end)),
+                                             action_masks=masks[start:end])
             agree += int((chosen.mode() == action_t[start:end]).sum())
     return {"nll": nll / n, "agreement": agree / n,
             "value_mse": squared / max(counted, 1.0), "decisions": float(n)}

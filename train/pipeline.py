@@ -35,7 +35,11 @@ on the seat's information state — its perfect recall of the hand's public
 play, RULES.md §8.10 — instead of the observation: the same opponents,
 steps, PPO settings and seed, in ``RUN/<role>-information-state``. It is
 compared in the closing table and reported beside the observation model;
-self-play goes on from the observation models only.
+self-play goes on from the observation models only. With
+``information_state_imitate`` (the bank's default) its fresh network first learns
+the observation model's choices (:mod:`train.imitate`: that model is shown the
+observation at each of its decisions, the new one the information state), then
+trains on.
 """
 
 from __future__ import annotations
@@ -177,9 +181,16 @@ class Run:
         return Imitation(make_agent(stage.imitate, rules=self.rules), stage.imitate_steps,
                          stage.imitate_epochs)
 
-    def information_state(self, role: str) -> Path:
-        """A second model of ``role`` on the information state (module docstring)."""
+    def information_state(self, role: str, observation_model: Path) -> Path:
+        """A second model of ``role`` on the information state (module docstring), which
+        first learns the choices of ``observation_model`` (the stage's model on
+        observations) where the stage says ``information_state_imitate``."""
         c = self.config.stage(role)
+        imitation = None
+        if c.information_state_imitate:
+            imitation = Imitation(make_agent(f"model:{observation_model}", rules=self.rules),
+                                  c.information_state_imitate_steps,
+                                  c.information_state_imitate_epochs)
         folder = self.dir / information_state_stage(role)
         self._enter(f"{role} on the information state", folder)
         others = _agents(c.opponents, self.rules)
@@ -197,7 +208,8 @@ class Run:
                            first, observation_type=INFORMATION_STATE,
                            table_hands=self.config.stage_table_hands(role),
                            one_hand_tables=c.one_hand_tables,
-                           torch_threads=self.config.stage_torch_threads(role))
+                           torch_threads=self.config.stage_torch_threads(role),
+                           imitation=imitation)
 
     def selfplay(self, player: Path | None, bank: Path | None) -> tuple[Path, Path]:
         """Alternate rounds against bounded pools (``[selfplay]``); returns the final models."""
@@ -270,7 +282,8 @@ class Run:
                 if command in ("all", role):
                     models[role] = stage()
                     if getattr(self.config, role).information_state_model:
-                        models[f"information-state {role}"] = self.information_state(role)
+                        models[f"information-state {role}"] = self.information_state(
+                            role, models[role])
             if command in ("all", "selfplay"):
                 sp_player, sp_bank = self.selfplay(models.get("player"), models.get("bank"))
                 models["selfplay player"], models["selfplay bank"] = sp_player, sp_bank

@@ -408,7 +408,8 @@ def train_stage(stage_dir: Path, role: str, config: TrainConfig,
     imitated: dict[str, float] = {}
     try:
         if imitation is not None and checkpoint is None and init_from is None:
-            imitated = _imitate(model, env, imitation, seed, stage_dir.name, log)
+            imitated = _imitate(model, env, imitation, seed, stage_dir.name, log,
+                                observation_type)
         started = time.perf_counter()
         with frozen_heap():
             model.learn(total_timesteps=remaining,
@@ -442,10 +443,11 @@ def train_stage(stage_dir: Path, role: str, config: TrainConfig,
 
 
 def _imitate(model: MaskablePPO, env: EnvTimer, imitation: Imitation, seed: int, name: str,
-             log: Callable[[str], None]) -> dict[str, float]:
+             log: Callable[[str], None], observation_type: str) -> dict[str, float]:
     """The warm start of :mod:`train.imitate`, timed and logged; its figures."""
     started = time.perf_counter()
-    figures = imitate(model, env, *imitation, seed=seed)
+    figures = imitate(model, env, *imitation, seed=seed,
+                      information_state=observation_type == "information_state")
     figures["seconds"] = round(time.perf_counter() - started, 1)
     env.seconds = 0.0  # the environment's share is of the PPO steps' time
     log(f"  {name}: imitated {imitation.baseline!r} over {int(figures['decisions'])} "
