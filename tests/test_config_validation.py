@@ -64,6 +64,12 @@ BAD: dict[str, tuple[str, str]] = {
                             "for none, got 5"),
     "player.imitate_steps": ("0", "player.imitate_steps=0 is out of range; allowed: >= 1"),
     "player.imitate_epochs": ("1.5", "player.imitate_epochs must be an integer, got 1.5"),
+    "player.information_state_imitate": ("'yes'", "player.information_state_imitate must be "
+                                                  "true or false, got 'yes'"),
+    "player.information_state_imitate_steps": ("0", "player.information_state_imitate_steps=0 "
+                                                    "is out of range; allowed: >= 1"),
+    "player.information_state_imitate_epochs": ("2.5", "player.information_state_imitate_epochs "
+                                                       "must be an integer, got 2.5"),
     "player.more_seats": ("{ n_epochs = 4 }", "player.more_seats: unknown key 'n_epochs'; "
                                               "allowed: timesteps, ppo, imitate"),
     "player.one_hand_tables": ("1.5", "player.one_hand_tables=1.5 is out of range; "
@@ -83,6 +89,12 @@ BAD: dict[str, tuple[str, str]] = {
     "bank.imitate": ("'wizard'", "bank.imitate: unknown agent 'wizard'"),
     "bank.imitate_steps": ("-1", "bank.imitate_steps=-1 is out of range; allowed: >= 1"),
     "bank.imitate_epochs": ("0", "bank.imitate_epochs=0 is out of range; allowed: >= 1"),
+    "bank.information_state_imitate": ("1", "bank.information_state_imitate must be true or "
+                                            "false, got 1"),
+    "bank.information_state_imitate_steps": ("-5", "bank.information_state_imitate_steps=-5 "
+                                                   "is out of range; allowed: >= 1"),
+    "bank.information_state_imitate_epochs": ("0", "bank.information_state_imitate_epochs=0 "
+                                                   "is out of range; allowed: >= 1"),
     "bank.more_seats": ("{ timesteps = 0 }", "bank.more_seats.timesteps=0 is out of range; "
                                              "allowed: >= 1"),
     "bank.one_hand_tables": ("'half'", "bank.one_hand_tables must be a number, got 'half'"),

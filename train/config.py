@@ -432,9 +432,12 @@ class TrainConfig:
     # The information-state bank keeps a [64, 64] actor: on its inputs a [256, 256]
     # one took the run past its 10 minutes; a learning rate falling to 0 took it closer
     # to the best response at the same cost. docs/RESULTS.md, "Where the bank's gap
-    # lies", has the runs. At three seats or more every bank model takes the falling
-    # rate, and the observation bank first learns `reader`'s choices (train.imitate):
-    # from the chips alone it stayed behind `reader` there (docs/RESULTS.md, "Four seats").
+    # lies", has the runs. It first learns the observation bank's choices
+    # (train.imitate): from fresh weights it stayed further from the best response than
+    # that bank, which it then passes (docs/RESULTS.md, "Information-state bank"). At three
+    # seats or more every bank model takes the falling rate, and the observation bank
+    # first learns `reader`'s choices: from the chips alone it stayed behind `reader`
+    # there (docs/RESULTS.md, "Four seats").
     bank: StageConfig = field(default_factory=lambda: StageConfig(
         timesteps=2_000_000, opponents=["careful"], information_state_model=True,
         one_hand_tables=0.7, ppo={"n_steps": 2, "batch_size": 1024, "n_epochs": 5,
