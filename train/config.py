@@ -434,7 +434,7 @@ class TrainConfig:
     # to the best response at the same cost. docs/RESULTS.md, "Where the bank's gap
     # lies", has the runs. It first learns the observation bank's choices
     # (train.imitate): from fresh weights it stayed further from the best response than
-    # that bank, which it then passes (docs/RESULTS.md, "Information-state bank"). At three
+    # that bank, which it then passes (docs/PERFORMANCE.md, round 33's trials). At three
     # seats or more every bank model takes the falling rate, and the observation bank
     # first learns `reader`'s choices: from the chips alone it stayed behind `reader`
     # there (docs/RESULTS.md, "Four seats").
