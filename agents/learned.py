@@ -57,14 +57,13 @@ import numpy as np
 from agents.base import Agent
 from envs.actions import ACTION_LAYOUT_VERSION, ActionLayout
 from envs.engine import MAX_SEATS, MIN_SEATS
+from envs.information_state import INFORMATION_STATE, OBSERVATION_TYPES
 from envs.observer import observation_size
 
 MODEL_FILE = "model.zip"
 INFO_ENTRY = "sette-model.json"
 """The JSON description inside a model zip, beside SB3's ``policy.pth``."""
 INFO_FORMAT, INFO_VERSION = "sette-model", 1
-OBSERVATION_TYPES = ("observation", "information_state")
-"""What a model may have been trained on (the views' ``observation_type``)."""
 TRUST_ENV = "SETTE_TRUST_MODEL"
 """Set to ``1`` (what ``--trust-model`` does) to unpickle model files without a description."""
 _ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {
@@ -346,7 +345,7 @@ class LearnedAgent(Agent):
     def _mismatch(self, length: int) -> str:
         """Why an observation does not fit: an observation given to a model trained on the
         information state, or the table size, in the command line's words."""
-        if self.observation_type == "information_state":
+        if self.observation_type == INFORMATION_STATE:
             if _seats_of(length) is not None:
                 return (f"model {self.source} was trained on the information state "
                         f"({self.obs_size} entries), but it was given an observation "

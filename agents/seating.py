@@ -39,6 +39,7 @@ import numpy as np
 
 from agents.base import Agent, ObservationReader
 from envs.engine import Engine
+from envs.information_state import INFORMATION_STATE
 from envs.observer import Observer
 from envs.policy import Policy
 from envs.rules import Rules
@@ -134,7 +135,7 @@ def _reads_information_state(policy: Policy) -> bool:
     """Whether ``policy`` (either side of a ``PLAYER|BANK`` seat) was trained on the
     information state (its ``observation_type``, :mod:`agents.learned`)."""
     return any(getattr(role_policy(policy, role), "observation_type", "observation")
-               == "information_state" for role in ("player", "bank"))
+               == INFORMATION_STATE for role in ("player", "bank"))
 
 
 class SeatVectors:
@@ -153,7 +154,7 @@ class SeatVectors:
     def of(self, policy: Policy, seat: int) -> tuple[Policy, np.ndarray]:
         """The side of ``policy`` that acts at ``seat`` and the vector it is given."""
         side = role_policy(policy, "bank" if self.engine.bank == seat else "player")
-        if getattr(side, "observation_type", "observation") == "information_state":
+        if getattr(side, "observation_type", "observation") == INFORMATION_STATE:
             if self._states is None:
                 from envs.information_state import InformationStateObserver
 

@@ -96,14 +96,16 @@ from envs.observer import Observer
 from envs.rulebook import abrirse_limit
 from envs.rules import MIN_SEATS, PRESETS, Rules
 
-__all__ = ["OBSERVATION_TYPES", "HISTORY_KINDS", "ENCODED_KINDS", "SKIPPED_KINDS",
+__all__ = ["INFORMATION_STATE", "OBSERVATION_TYPES", "HISTORY_KINDS", "ENCODED_KINDS", "SKIPPED_KINDS",
            "HistoryItem", "HistoryOverflow", "InformationStateObserver",
            "InformationStateReader", "check_observation_type", "history_bound",
            "history_slots", "information_state", "information_state_bounds",
            "information_state_size", "information_state_slices", "max_hand_cards",
            "size_table", "slot_fields", "slot_size", "slot_table", "kinds_table"]
 
-OBSERVATION_TYPES: Final = ("observation", "information_state")
+INFORMATION_STATE: Final = "information_state"
+"""The ``observation_type`` that gives each seat its information state."""
+OBSERVATION_TYPES: Final = ("observation", INFORMATION_STATE)
 """What an environment gives each seat: the observation vector (the default) or the
 information state (the observation followed by the hand's history)."""
 

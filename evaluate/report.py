@@ -55,6 +55,7 @@ from agents.registry import make_agent, resolve_spec
 from agents.rllib_policy import TRAINER as RLLIB_BACKEND
 from agents.rllib_policy import is_export
 from agents.seating import role_policy
+from envs.information_state import INFORMATION_STATE
 from envs.rules import PRESETS, Rules
 from evaluate import plots, strategy
 from evaluate.solver.exact import (BestResponseRow, ExactUnavailable, best_response_rows,
@@ -443,7 +444,7 @@ def write_report(run_dirs: Sequence[str | Path], out: str | Path,
                 w.add("")
                 w.figure(f"best-response{suffix}.png", "Learned vs exact best response",
                          lambda p: plots.plot_best_response(rows, p))
-        if group[0].setting(RLLIB_BACKEND, "observation_type", "") == "information_state":
+        if group[0].setting(RLLIB_BACKEND, "observation_type", "") == INFORMATION_STATE:
             w.add(f"*{group[0].name}: its RLlib policies read the information state of the "
                   f"table whose bank rotates; the rule-variant table keeps the bank on one "
                   f"seat, so they are left out of it.*", "")
@@ -474,7 +475,7 @@ def _strategy_section(w: _Writer, result: TournamentResult, agents: Sequence[Any
     for role in ("player", "bank"):
         policies = [(label, role_policy(agent, role)) for label, agent in shown]
         histories = [label for label, policy in policies if getattr(
-            policy, "observation_type", "observation") == "information_state"]
+            policy, "observation_type", "observation") == INFORMATION_STATE]
         if histories:  # an RLlib policy on the information state (an SB3 one is not seated)
             w.add(f"*Strategy maps, {role}: {', '.join(md_code(h) for h in histories)} left "
                   f"out — it reads the hand's history (the information state), which the "

@@ -84,7 +84,8 @@ from agents.batch_turns import TableTurns, TurnPolicies, turn_policies
 from agents.scripted import ThresholdAgent
 from envs.batch import make_tables
 from envs.batch.engine import BatchEngine
-from envs.information_state import check_observation_type, information_state_bounds
+from envs.information_state import (INFORMATION_STATE, check_observation_type,
+                                     information_state_bounds)
 from envs.observer import observation_bounds
 from envs.rules import Rules
 from envs.single_seat import DealerRule, _sources, _UniformPool, fixed_bank_rules
@@ -153,8 +154,8 @@ class BatchSeatVecEnv(VecEnv):
                              f"never holds the bank; choose different seats")
         self.tables = make_tables(self.rules, num_seats, num_envs, max_hands=table_hands,
                                   engine=engine,
-                                  information_state=observation_type == "information_state")
-        if observation_type == "information_state":
+                                  information_state=observation_type == INFORMATION_STATE)
+        if observation_type == INFORMATION_STATE:
             low, high = information_state_bounds(self.rules, num_seats)
         else:
             low, high = observation_bounds(num_seats)
@@ -288,7 +289,7 @@ class BatchSeatVecEnv(VecEnv):
         """The learners' vectors (observation or information state) at ``rows`` (every table
         when None)."""
         seats = self.learner if rows is None else self.learner[rows]
-        if self.observation_type == "information_state":
+        if self.observation_type == INFORMATION_STATE:
             return self.tables.information_state(seats, tables=rows)
         return self.tables.observe(seats, tables=rows)
 

@@ -37,6 +37,7 @@ from typing import Any
 
 from agents import make_agent
 from envs.engine import Engine
+from envs.information_state import INFORMATION_STATE
 from envs.rules import MAX_SEATS, MIN_SEATS, Rules, RulesError
 
 if sys.version_info >= (3, 11):
@@ -479,7 +480,7 @@ class TrainConfig:
         (``observation_type``) the stage's ``information_state_ppo`` over those."""
         stage = self.stage(role)
         ppo = dataclasses.replace(self.ppo, **stage.ppo)
-        if observation_type == "information_state":
+        if observation_type == INFORMATION_STATE:
             ppo = dataclasses.replace(ppo, **stage.information_state_ppo)
         return ppo
 

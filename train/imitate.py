@@ -39,16 +39,26 @@ from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.utils import get_action_masks
 from stable_baselines3.common.vec_env import VecEnv
 
+from agents import make_agent
 from agents.batch_policies import batch_policy
+from envs.policy import Policy
+from envs.rules import Rules
 
 
 class Imitation(NamedTuple):
-    """What a fresh stage imitates before PPO: ``baseline`` (an agent), over ``decisions``
-    decisions, ``epochs`` passes (:func:`imitate`)."""
+    """What a fresh stage imitates before PPO: the agent ``spec`` names on ``rules`` (any
+    form :func:`agents.make_agent` takes), over ``decisions`` decisions, ``epochs`` passes
+    (:func:`imitate`)."""
 
-    baseline: Any
+    spec: str
+    rules: Rules
     decisions: int
     epochs: int
+
+    def baseline(self) -> Policy:
+        """The agent, made when a fresh stage imitates it (a finished or resumed stage
+        never loads it)."""
+        return make_agent(self.spec, rules=self.rules)
 
 
 MINIBATCH = 4096

@@ -55,16 +55,15 @@ from typing import Any
 
 from agents import Policy, PolicyPool, make_agent
 from agents.learned import MODEL_FILE, load_model
+from envs.information_state import INFORMATION_STATE
 from envs.rules import Rules
 from evaluate.ev import Comparison, compare
 from evaluate.report import package_versions
 from train import config as cfg
-from train.config import StageConfig, TrainConfig
+from train.config import TrainConfig
 from train.imitate import Imitation
 from train.ppo import latest_checkpoint, seeds_for, train_stage
 
-INFORMATION_STATE = "information_state"
-"""The ``observation_type`` of the views an information-state model trains on."""
 PACKAGES = ("sette-e-mezzo", "torch", "stable-baselines3", "sb3-contrib", "gymnasium",
             "pettingzoo", "numpy")
 RUN_FILE, CONFIG_FILE = "run.json", "config.toml"
@@ -156,7 +155,8 @@ class Run:
                            table_hands=self.config.stage_table_hands("player"),
                            one_hand_tables=c.one_hand_tables,
                            torch_threads=self.config.stage_torch_threads("player"),
-                           imitation=self._imitation(c))
+                           imitation=self._imitation(c.imitate, c.imitate_steps,
+                                                     c.imitate_epochs))
 
     def bank(self) -> Path:
         """The bank against the baseline players (``[bank]``)."""
@@ -172,25 +172,22 @@ class Run:
                            table_hands=self.config.stage_table_hands("bank"),
                            one_hand_tables=c.one_hand_tables,
                            torch_threads=self.config.stage_torch_threads("bank"),
-                           imitation=self._imitation(c))
+                           imitation=self._imitation(c.imitate, c.imitate_steps,
+                                                     c.imitate_epochs))
 
-    def _imitation(self, stage: StageConfig) -> Imitation | None:
-        """What the stage's fresh model first learns to play (``imitate``), if anything."""
-        if not stage.imitate:
-            return None
-        return Imitation(make_agent(stage.imitate, rules=self.rules), stage.imitate_steps,
-                         stage.imitate_epochs)
+    def _imitation(self, spec: str, decisions: int, epochs: int) -> Imitation | None:
+        """What a stage's fresh model first learns to play: the agent ``spec`` names
+        (``''``: nothing), over ``decisions`` decisions, ``epochs`` passes."""
+        return Imitation(spec, self.rules, decisions, epochs) if spec else None
 
     def information_state(self, role: str, observation_model: Path) -> Path:
         """A second model of ``role`` on the information state (module docstring), which
         first learns the choices of ``observation_model`` (the stage's model on
         observations) where the stage says ``information_state_imitate``."""
         c = self.config.stage(role)
-        imitation = None
-        if c.information_state_imitate:
-            imitation = Imitation(make_agent(f"model:{observation_model}", rules=self.rules),
-                                  c.information_state_imitate_steps,
-                                  c.information_state_imitate_epochs)
+        imitation = self._imitation(
+            f"model:{observation_model}" if c.information_state_imitate else "",
+            c.information_state_imitate_steps, c.information_state_imitate_epochs)
         folder = self.dir / information_state_stage(role)
         self._enter(f"{role} on the information state", folder)
         others = _agents(c.opponents, self.rules)

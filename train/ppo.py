@@ -55,6 +55,7 @@ from agents.learned import (MODEL_FILE, LearnedAgent, ModelInfo, check_action_la
                             read_info, read_weights, refusal, trusted, write_info)
 from envs.actions import ACTION_LAYOUT_VERSION, ActionLayout
 from envs.batch import UnsupportedRules
+from envs.information_state import INFORMATION_STATE
 from envs.policy import Policy
 from envs.rules import Rules
 from envs.single_seat import BankEnv, PlayerEnv, fixed_bank_rules
@@ -446,11 +447,12 @@ def _imitate(model: MaskablePPO, env: EnvTimer, imitation: Imitation, seed: int,
              log: Callable[[str], None], observation_type: str) -> dict[str, float]:
     """The warm start of :mod:`train.imitate`, timed and logged; its figures."""
     started = time.perf_counter()
-    figures = imitate(model, env, *imitation, seed=seed,
-                      information_state=observation_type == "information_state")
+    figures = imitate(model, env, imitation.baseline(), imitation.decisions,
+                      imitation.epochs, seed=seed,
+                      information_state=observation_type == INFORMATION_STATE)
     figures["seconds"] = round(time.perf_counter() - started, 1)
     env.seconds = 0.0  # the environment's share is of the PPO steps' time
-    log(f"  {name}: imitated {imitation.baseline!r} over {int(figures['decisions'])} "
+    log(f"  {name}: imitated {imitation.spec} over {int(figures['decisions'])} "
         f"decisions in {figures['seconds']}s (its choice the policy's likeliest on "
         f"{figures['agreement']:.1%} of them)")
     return figures

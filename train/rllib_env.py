@@ -67,7 +67,8 @@ import numpy as np
 from ray.rllib.env.multi_agent_env import MultiAgentEnv
 
 from envs.batch import make_tables
-from envs.information_state import check_observation_type, information_state_bounds
+from envs.information_state import (INFORMATION_STATE, check_observation_type,
+                                     information_state_bounds)
 from envs.observer import observation_bounds
 from envs.rules import Rules
 
@@ -95,7 +96,7 @@ def spaces(rules: Rules | str, num_seats: int, observation_type: str = "observat
            ) -> tuple[gym.spaces.Dict, gym.spaces.Discrete]:
     """The observation space (RLlib's masking layout) and action space of every agent."""
     resolved = Rules.resolve(rules)
-    if check_observation_type(observation_type) == "information_state":
+    if check_observation_type(observation_type) == INFORMATION_STATE:
         low, high = information_state_bounds(resolved, num_seats)
     else:
         low, high = observation_bounds(num_seats)
@@ -136,7 +137,7 @@ class SetteTablesEnv(MultiAgentEnv):
         self.tables = make_tables(self.rules, self.num_seats, self.num_tables,
                                   max_hands=self.table_hands, engine=c.get("engine", "auto"),
                                   information_state=self.observation_type
-                                  == "information_state")
+                                  == INFORMATION_STATE)
         observation, action = spaces(self.rules, self.num_seats, self.observation_type)
         # One space for every id: RLlib asks for the ids' spaces through these.
         self.possible_agents = list(ROLES)
@@ -228,7 +229,7 @@ class SetteTablesEnv(MultiAgentEnv):
         if not len(rows):
             return {}
         seats = self.tables.actor[rows]
-        if self.observation_type == "information_state":
+        if self.observation_type == INFORMATION_STATE:
             vectors = self.tables.information_state(seats, tables=rows)
         else:
             vectors = self.tables.observe(seats, tables=rows)

@@ -41,6 +41,7 @@ from envs.cards import NUM_RANKS, RANK_CHARS, SEVEN_AND_HALF, SUIT_CHARS
 from envs.engine import BANK as ENGINE_BANK
 from envs.engine import BET as ENGINE_BET
 from envs.engine import Engine
+from envs.information_state import INFORMATION_STATE
 from envs.observation import FIELD, GLOBAL_FIELDS, ObservationReader, unit_scale
 from envs.observer import Observer
 from envs.rules import Rules
@@ -249,7 +250,7 @@ def as_policy(spec: Any, rules: Rules | None = None) -> SolverPolicy:
     from evaluate.solver.observed import (InformationStatePolicy,  # they build on this module
                                           ObservationPolicy)
 
-    if getattr(agent, "observation_type", "observation") == "information_state":
+    if getattr(agent, "observation_type", "observation") == INFORMATION_STATE:
         return InformationStatePolicy(agent, name)
     return ObservationPolicy(agent, name)
 
@@ -265,7 +266,7 @@ def _refuse_table_information_states(agent: Any, name: str | None) -> None:
     for part in (getattr(agent, "player", agent), getattr(agent, "bank", agent)):
         spec = str(getattr(part, "spec", ""))
         if (spec.startswith("rllib:")
-                and getattr(part, "observation_type", "observation") == "information_state"):
+                and getattr(part, "observation_type", "observation") == INFORMATION_STATE):
             raise SolverError(
                 f"{name or spec}: an RLlib policy trained on the information state reads the "
                 f"history of the whole table, whose bank rotates; the exact solver keeps the "
