@@ -70,8 +70,14 @@ BAD: dict[str, tuple[str, str]] = {
                                                     "is out of range; allowed: >= 1"),
     "player.information_state_imitate_epochs": ("2.5", "player.information_state_imitate_epochs "
                                                        "must be an integer, got 2.5"),
+    "player.information_state_copy": ("'no'", "player.information_state_copy must be true "
+                                              "or false, got 'no'"),
+    "player.selfplay_ppo": ("{ net_arch = [32] }", "player.selfplay_ppo: unknown key "
+                            "'net_arch'; allowed: batch_size, clip_range"),
     "player.more_seats": ("{ n_epochs = 4 }", "player.more_seats: unknown key 'n_epochs'; "
-                                              "allowed: timesteps, ppo, imitate"),
+                                              "allowed: timesteps, ppo, imitate, "
+                                              "information_state_ppo, information_state_imitate, "
+                                              "information_state_copy, selfplay_ppo"),
     "player.one_hand_tables": ("1.5", "player.one_hand_tables=1.5 is out of range; "
                                       "allowed: 0..1"),
     "bank.timesteps": ("0", "bank.timesteps=0 is out of range; allowed: >= 1"),
@@ -95,6 +101,10 @@ BAD: dict[str, tuple[str, str]] = {
                                                    "is out of range; allowed: >= 1"),
     "bank.information_state_imitate_epochs": ("0", "bank.information_state_imitate_epochs=0 "
                                                    "is out of range; allowed: >= 1"),
+    "bank.information_state_copy": ("2", "bank.information_state_copy must be true or "
+                                         "false, got 2"),
+    "bank.selfplay_ppo": ("{ learning_rate = 0 }", "bank.selfplay_ppo.learning_rate=0 is out "
+                                                   "of range; allowed: > 0"),
     "bank.more_seats": ("{ timesteps = 0 }", "bank.more_seats.timesteps=0 is out of range; "
                                              "allowed: >= 1"),
     "bank.one_hand_tables": ("'half'", "bank.one_hand_tables must be a number, got 'half'"),
@@ -162,6 +172,34 @@ def test_the_issue_examples_fail_at_once(tmp_path: Path, monkeypatch, capsys) ->
         assert main(["train", "--set", setting]) == 2
         assert message in capsys.readouterr().err
         assert not (tmp_path / "runs").exists()
+
+
+def test_the_information_state_model_starts_one_way_from_the_same_network(
+        tmp_path: Path, monkeypatch, capsys) -> None:
+    """``information_state_copy`` with ``information_state_imitate``, or with a network of
+    another shape than the stage's, is refused by name before any run (at three seats or
+    more, under the ``more_seats`` key that set it)."""
+    monkeypatch.chdir(tmp_path)
+    copy = "bank.information_state_copy=true"
+    for argv, message in (
+            (["--set", copy], "bank.information_state_copy=true and bank.information_state_imitate=true"
+                     ": the information-state model starts from the observation model's "
+                     "weights or learns its choices; set one of them to false"),
+            (["--set", copy, "--set", "bank.information_state_imitate=false"],
+             "bank.information_state_copy=true needs the same network on both models, but "
+             "bank.information_state_ppo.net_arch = [64, 64] where the stage's is [256, 256]"),
+            (["--seats", "3", "--set", "bank.more_seats={ information_state_copy = true, "
+              "information_state_imitate = false, information_state_ppo = { net_arch = "
+              "[256, 256], activation = 'relu' } }"],
+             "bank.more_seats.information_state_copy=true needs the same network on both "
+             "models, but bank.more_seats.information_state_ppo.activation = 'relu' where the "
+             "stage's is 'tanh'")):
+        assert main(["train", *argv, "--run-dir", "run"]) == 2
+        assert message in capsys.readouterr().err
+        assert not (tmp_path / "run").exists()
+    # the same networks and no imitation: a valid config
+    cfg.validate(cfg.apply_overrides(cfg.TrainConfig(), [
+        copy, "bank.information_state_imitate=false", "bank.information_state_ppo={}"]))
 
 
 def test_the_default_config_and_its_toml_are_valid() -> None:

@@ -17,15 +17,15 @@ from agents import make_agent
 from train import config as cfg
 from train.cli import main
 import train.imitate as imitate_module
-from train.imitate import imitate, play_baseline
-from train.ppo import make_vec_env, new_model
+from train.imitate import copy_observation_model, imitate, play_baseline
+from train.ppo import make_vec_env, model_info, new_model, save_model
 
 
 def _bank_tables(tmp_path: Path, seed: int = 3, observation_type: str = "observation",
-                 vec_env: str = "auto"):
+                 vec_env: str = "auto", overrides: tuple[str, ...] = ()):
     config = cfg.apply_overrides(cfg.TrainConfig(), [
         "run.n_envs=64", "ppo.net_arch=[16, 16]", "ppo.vf_net_arch=[8]", "ppo.n_steps=8",
-        "ppo.batch_size=64", f"run.vec_env='{vec_env}'"])
+        "ppo.batch_size=64", f"run.vec_env='{vec_env}'", *overrides])
     env = make_vec_env("bank", config, {"players": [make_agent("careful", rules="catalan")]},
                        seed, observation_type)
     return env, new_model(env, config.stage_ppo("bank", observation_type), tmp_path, seed)
@@ -151,3 +151,49 @@ def test_a_bad_baseline_is_named_before_any_run(tmp_path: Path, monkeypatch, cap
                  "--run-dir", "run"]) == 2
     assert "--set: bank.more_seats: unknown agent 'wizard'" in capsys.readouterr().err
     assert not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("vec_env", ["batch", "views"])
+def test_a_copy_of_the_observation_model_chooses_and_values_as_it_does(
+        tmp_path: Path, vec_env: str) -> None:
+    """``information_state_copy``: at tables dealt alike, the information state begins with
+    the observation, and the information-state network started from the observation
+    model's weights gives every state the same action probabilities and value (a fresh one
+    does not); a network of another shape is refused by name."""
+    same = ("bank.ppo={}", "bank.information_state_ppo={}")  # both [ppo]'s network
+    env, model = _bank_tables(tmp_path, vec_env=vec_env, overrides=same)
+    env_is, copy = _bank_tables(tmp_path, observation_type="information_state", vec_env=vec_env,
+                                overrides=same)
+    with torch.no_grad():  # weights unlike a fresh network's, the biases too
+        for parameter in model.policy.parameters():
+            parameter.add_(torch.randn(parameter.shape, generator=torch.Generator()
+                                       .manual_seed(parameter.numel())) * 0.3)
+    saved = save_model(model, tmp_path / "observation" / "model.zip",
+                       model_info(model, "bank", cfg.TrainConfig(), "observation"))
+    fresh = [p.clone() for p in copy.policy.parameters()]
+    copy_observation_model(copy, saved)
+    seen, given = env.reset(), env_is.reset()
+    differed = False
+    for _step in range(12):
+        assert np.array_equal(given[:, :seen.shape[1]], seen)
+        assert given.shape[1] > seen.shape[1] and given[:, seen.shape[1]:].any()
+        masks = np.stack(env.env_method("action_masks"))
+        with torch.no_grad():
+            theirs = model.policy.get_distribution(torch.as_tensor(seen), action_masks=masks)
+            mine = copy.policy.get_distribution(torch.as_tensor(given), action_masks=masks)
+            np.testing.assert_allclose(mine.distribution.probs, theirs.distribution.probs,
+                                       rtol=1e-5, atol=1e-7)
+            np.testing.assert_allclose(copy.policy.predict_values(torch.as_tensor(given)),
+                                       model.policy.predict_values(torch.as_tensor(seen)),
+                                       rtol=1e-5, atol=1e-6)
+        differed |= any(not torch.equal(a, b) for a, b in zip(fresh, copy.policy.parameters()))
+        actions = theirs.mode().numpy()
+        seen, given = env.step(actions)[0], env_is.step(actions)[0]
+    assert differed
+    _env, narrow = _bank_tables(tmp_path, observation_type="information_state", vec_env=vec_env,
+                                overrides=("bank.ppo={}", "bank.information_state_ppo={ "
+                                           "net_arch = [8, 8] }"))
+    with pytest.raises(ValueError, match=r"layer mlp_extractor.policy_net.0.weight has the "
+                                         r"shape \(16, \d+\), the information-state network's "
+                                         r"\(8, \d+\); the copy needs the same layers"):
+        copy_observation_model(narrow, saved)

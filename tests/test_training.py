@@ -316,6 +316,42 @@ def test_more_seats_sets_a_stage_at_three_seats_or_more(
     assert json.loads((run / "player" / "stage.json").read_text())["timesteps"] == 768
 
 
+def test_more_seats_sets_the_information_state_model_and_the_selfplay_rounds() -> None:
+    """``more_seats`` also sets how the information-state model starts and trains, and the
+    self-play rounds' ``selfplay_ppo`` (its ``[ppo]`` tables key by key over the stage's)."""
+    defaults = cfg.TrainConfig()
+    assert defaults.stage_ppo("bank", selfplay=True) == defaults.stage_ppo("bank")
+    four = cfg.apply_overrides(defaults, [
+        "table.num_seats=4", "bank.selfplay_ppo={ n_epochs = 2, learning_rate = 1e-4 }",
+        "bank.more_seats={ information_state_ppo = { n_epochs = 3, net_arch = [256, 256] }, "
+        "information_state_copy "
+        "= true, information_state_imitate = false, selfplay_ppo = { learning_rate = 5e-5 } }"])
+    stage = four.stage("bank")
+    assert (stage.information_state_copy, stage.information_state_imitate) == (True, False)
+    assert stage.information_state_ppo == {"net_arch": [256, 256], "lr_schedule": "linear",
+                                           "n_epochs": 3}
+    assert stage.selfplay_ppo == {"n_epochs": 2, "learning_rate": 5e-5}
+    rounds = four.stage_ppo("bank", selfplay=True)
+    assert (rounds.learning_rate, rounds.n_epochs, rounds.net_arch) == (5e-5, 2, [256, 256])
+    heads_up = cfg.apply_overrides(four, ["table.num_seats=2"])
+    assert heads_up.stage_ppo("bank", selfplay=True).learning_rate == 1e-4
+    assert not heads_up.stage("bank").information_state_copy
+
+
+def test_the_selfplay_rounds_train_at_their_own_rate(tmp_path: Path,
+                                                     tiny_run_config: Callable) -> None:
+    """``[bank] selfplay_ppo``: the bank's self-play rounds train on those keys (the saved
+    round's rate), the player's on the player stage's."""
+    run = tmp_path / "run"
+    assert main(["train", "selfplay", "--config", str(tiny_run_config(tmp_path)),
+                 "--run-dir", str(run), "--set", "bank.selfplay_ppo={ learning_rate = 0.00123 }",
+                 "--set", "player.ppo={ learning_rate = 0.00456 }"]) == 0
+    from sb3_contrib import MaskablePPO
+    rates = {role: MaskablePPO.load(run / "selfplay" / f"round1-{role}" / "model.zip",
+                                    device="cpu").learning_rate for role in ("player", "bank")}
+    assert rates == {"player": pytest.approx(0.00456), "bank": pytest.approx(0.00123)}
+
+
 def test_the_player_stage_trains_with_its_own_learning_rate(
         tmp_path: Path, tiny_run_config: Callable) -> None:
     run = tmp_path / "run"

@@ -257,15 +257,29 @@ def _spec_if_any(value: str) -> list[str]:
     return [value] if value else []
 
 
-MORE_SEATS_KEYS = ("timesteps", "ppo", "imitate")
+NETWORK_KEYS = ("net_arch", "vf_net_arch", "activation")
+"""The ``[ppo]`` keys that shape a network (the self-play rounds continue the stage's)."""
+
+
+def _selfplay_ppo_table(where: str, value: Any) -> dict[str, Any]:
+    """A stage's ``selfplay_ppo`` table: ``[ppo]`` keys but those of :data:`NETWORK_KEYS`."""
+    checks = {key: check for key, check in _field_checks(PPOConfig).items()
+              if key not in NETWORK_KEYS}
+    return _keyed_table(where, value, checks, "[ppo] keys but the network's")
+
+
+PPO_TABLES = ("ppo", "information_state_ppo", "selfplay_ppo")
+"""A stage's tables of ``[ppo]`` keys: ``more_seats`` overrides them key by key."""
+MORE_SEATS_KEYS = ("timesteps", "ppo", "imitate", "information_state_ppo",
+                   "information_state_imitate", "information_state_copy", "selfplay_ppo")
 """The stage keys a ``more_seats`` table may override."""
 
 
 def _more_seats_table(where: str, value: Any) -> dict[str, Any]:
-    """A stage's ``more_seats`` table: its ``timesteps``, ``ppo`` and ``imitate`` at tables
-    of three seats or more, each checked as the stage's own key."""
+    """A stage's ``more_seats`` table: any of :data:`MORE_SEATS_KEYS` at tables of three
+    seats or more, each checked as the stage's own key."""
     return _keyed_table(where, value, _field_checks(StageConfig, MORE_SEATS_KEYS),
-                        f"stage keys ({', '.join(MORE_SEATS_KEYS)})")
+                        "stage keys")
 
 
 @dataclass
@@ -322,13 +336,19 @@ class StageConfig:
 
     ``imitate`` names a baseline whose choices the stage's fresh network learns before
     PPO, over ``imitate_steps`` of its decisions at the stage's tables, ``imitate_epochs``
-    passes (:mod:`train.imitate`); the information-state model and the self-play rounds
-    do not imitate.
+    passes (:mod:`train.imitate`); the self-play rounds do not imitate. The
+    information-state model starts from the stage's own model on observations (trained
+    just before it) in one of two ways: ``information_state_imitate`` learns its choices
+    over ``information_state_imitate_steps`` decisions, ``information_state_imitate_epochs``
+    passes; ``information_state_copy`` starts from its very weights
+    (:func:`train.imitate.copy_observation_model`: the two networks must then be the same).
 
-    ``more_seats`` replaces ``timesteps`` and ``imitate`` and overrides ``ppo`` keys at
-    tables of three seats or more (:meth:`TrainConfig.stage`), for the stage, its
-    information-state model and, for ``ppo``, its self-play rounds; heads-up it does
-    nothing.
+    ``selfplay_ppo``: ``[ppo]`` keys the role's self-play rounds override over the stage's
+    ``ppo`` (not the network's keys: each round continues the previous one's network).
+
+    ``more_seats`` replaces stage keys (:data:`MORE_SEATS_KEYS`; its tables of ``[ppo]``
+    keys key by key) at tables of three seats or more (:meth:`TrainConfig.stage`), for the
+    stage, its information-state model and its self-play rounds; heads-up it does nothing.
     """
 
     timesteps: int = _key(_integer(1))
@@ -358,6 +378,11 @@ class StageConfig:
     information_state_imitate: bool = _key(_flag, False)
     information_state_imitate_steps: int = _key(_integer(1), 250_000)
     information_state_imitate_epochs: int = _key(_integer(1), 10)
+    # the information-state model starts from the weights of this stage's model on
+    # observations (its network the same; the history's first-layer weights 0)
+    information_state_copy: bool = _key(_flag, False)
+    # [ppo] keys the self-play rounds of this role override over the stage's ppo
+    selfplay_ppo: dict = _key(_selfplay_ppo_table, factory=dict)
     # timesteps, [ppo] keys (over the stage's ppo) and imitate at tables of three seats
     # or more
     more_seats: dict = _key(_more_seats_table, factory=dict,
@@ -460,9 +485,9 @@ class TrainConfig:
         more = stage.more_seats
         if self.table.num_seats < 3 or not more:
             return stage
-        return dataclasses.replace(stage, timesteps=more.get("timesteps", stage.timesteps),
-                                   imitate=more.get("imitate", stage.imitate),
-                                   ppo={**stage.ppo, **more.get("ppo", {})})
+        return dataclasses.replace(stage, **{
+            key: {**getattr(stage, key), **value} if key in PPO_TABLES else value
+            for key, value in more.items()})
 
     def stage_torch_threads(self, role: str) -> int:
         """Torch threads of the ``player`` or ``bank`` stage (its ``torch_threads``, or the
@@ -474,14 +499,18 @@ class TrainConfig:
         of the stage, or the table's when that is 0)."""
         return getattr(self, role).table_hands or self.table.table_hands
 
-    def stage_ppo(self, role: str, observation_type: str = "observation") -> PPOConfig:
+    def stage_ppo(self, role: str, observation_type: str = "observation",
+                  selfplay: bool = False) -> PPOConfig:
         """The PPO settings of the ``player`` or ``bank`` stage (:meth:`stage`): ``[ppo]``
-        with its overrides, and for its model on the information state
-        (``observation_type``) the stage's ``information_state_ppo`` over those."""
+        with its overrides, and over those, for its model on the information state
+        (``observation_type``) the stage's ``information_state_ppo``, for its self-play
+        rounds (``selfplay``) its ``selfplay_ppo``."""
         stage = self.stage(role)
         ppo = dataclasses.replace(self.ppo, **stage.ppo)
         if observation_type == INFORMATION_STATE:
             ppo = dataclasses.replace(ppo, **stage.information_state_ppo)
+        if selfplay:
+            ppo = dataclasses.replace(ppo, **stage.selfplay_ppo)
         return ppo
 
     def to_toml(self) -> str:
@@ -592,6 +621,38 @@ def apply_overrides(config: TrainConfig, overrides: list[str]) -> TrainConfig:
     return from_mapping(data, source="--set")
 
 
+def _stage_key(config: TrainConfig, role: str, key: str) -> str:
+    """Where ``role``'s stage key ``key`` comes from at this table: ``role.key``, or
+    ``role.more_seats.key`` when ``more_seats`` sets it there."""
+    from_more = config.table.num_seats >= 3 and key in getattr(config, role).more_seats
+    return f"{role}.more_seats.{key}" if from_more else f"{role}.{key}"
+
+
+def _check_information_state_start(config: TrainConfig, role: str, source: str) -> None:
+    """The information-state model starts from the observation model one way at most, and
+    a copy of its weights needs the same network (``information_state_ppo``)."""
+    stage = config.stage(role)
+    if not stage.information_state_copy:
+        return
+    copy = _stage_key(config, role, "information_state_copy")
+    if stage.information_state_imitate:
+        raise ConfigError(f"{source}: {copy}=true and "
+                          f"{_stage_key(config, role, 'information_state_imitate')}=true: the "
+                          f"information-state model starts from the observation model's "
+                          f"weights or learns its choices; set one of them to false")
+    own, theirs = config.stage_ppo(role), config.stage_ppo(role, INFORMATION_STATE)
+    more = getattr(config, role).more_seats.get("information_state_ppo", {})
+    for key in NETWORK_KEYS:
+        if getattr(own, key) != getattr(theirs, key):
+            table = (f"{role}.more_seats.information_state_ppo"
+                     if config.table.num_seats >= 3 and key in more
+                     else f"{role}.information_state_ppo")
+            raise ConfigError(
+                f"{source}: {copy}=true needs the same network on both models, but "
+                f"{table}.{key} = {getattr(theirs, key)!r} where the stage's is "
+                f"{getattr(own, key)!r}")
+
+
 def validate(config: TrainConfig, command: str = "all", source: str = "config") -> None:
     """Check every key before anything runs; raise :class:`ConfigError` naming the first bad one.
 
@@ -632,13 +693,13 @@ def validate(config: TrainConfig, command: str = "all", source: str = "config") 
             except (ValueError, OSError) as exc:
                 raise ConfigError(f"{source}: {where}: {exc}") from None
     for role in ("player", "bank"):
+        _check_information_state_start(config, role, source)
         stage = config.stage(role)
         spec = stage.imitate
-        key = ("more_seats.imitate" if stage is not getattr(config, role)
-               and "imitate" in getattr(config, role).more_seats else "imitate")
+        key = _stage_key(config, role, "imitate")
         if spec and getattr(make_agent(spec, rules=rules), "observation_type",
                             "observation") != "observation":
-            raise ConfigError(f"{source}: {role}.{key}={spec!r} is a model of the "
+            raise ConfigError(f"{source}: {key}={spec!r} is a model of the "
                               f"information state; a stage imitates a baseline that is "
                               f"given observations")
     if command not in COMMANDS:

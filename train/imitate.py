@@ -21,7 +21,9 @@ the same way from the stage's own model on observations: at each decision the
 baseline is shown the learner's observation vector and the new network the
 information state of the same moment. Those states are thousands of numbers, nearly
 all zero, so the decisions are kept as a sparse matrix and made dense a minibatch at
-a time.
+a time. Or, with ``information_state_copy``, it starts from that model's very weights
+(:func:`copy_observation_model`): the copy plays exactly as the model does, where the
+imitation comes close (at four seats, through a narrower network, not close enough).
 
 Only a fresh stage imitates: a resumed stage has the imitation in its checkpoint's
 weights, and a self-play round starts from the previous round's network. Every draw
@@ -30,6 +32,7 @@ is seeded by the stage's seed: the tables' deals, the minibatches' order.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -41,6 +44,7 @@ from stable_baselines3.common.vec_env import VecEnv
 
 from agents import make_agent
 from agents.batch_policies import batch_policy
+from agents.learned import read_weights
 from envs.policy import Policy
 from envs.rules import Rules
 
@@ -160,3 +164,35 @@ def imitate(model: MaskablePPO, env: VecEnv, baseline: Any, decisions: int, epoc
             agree += int((chosen.mode() == action_t[start:end]).sum())
     return {"nll": nll / n, "agreement": agree / n,
             "value_mse": squared / max(counted, 1.0), "decisions": float(n)}
+
+
+def copy_observation_model(model: MaskablePPO, observation_model: Path) -> None:
+    """Start ``model``, a fresh network on the information state, as the model on
+    observations saved at ``observation_model``.
+
+    An information state begins with the seat's observation (:mod:`envs.information_state`),
+    so every weight is copied as it is, but the first layers' (of the actor and of the
+    critic), which read the whole information state: their columns on the observation
+    part take the model's weights and those on the history 0. The copy then chooses and
+    values every state exactly as the model does, and PPO goes on from there to learn
+    what the history adds. The two networks must have the same layers (the stage's
+    ``information_state_ppo`` leaves ``net_arch``, ``vf_net_arch`` and ``activation`` as
+    the stage's); a layer of another shape is refused by name."""
+    weights = read_weights(observation_model)["policy"]
+    own = model.policy.state_dict()
+    if set(weights) != set(own):
+        raise ValueError(f"{str(observation_model)!r} has the layers {sorted(weights)}, the "
+                         f"information-state network {sorted(own)}: they cannot be copied")
+    with torch.no_grad():
+        for name, value in weights.items():
+            target = own[name]
+            if target.shape == value.shape:
+                target.copy_(value)
+            elif (name.endswith(".0.weight") and target.ndim == 2
+                  and target.shape[0] == value.shape[0] and target.shape[1] > value.shape[1]):
+                target.zero_()
+                target[:, :value.shape[1]] = value
+            else:
+                raise ValueError(f"{str(observation_model)!r}: layer {name} has the shape "
+                                 f"{tuple(value.shape)}, the information-state network's "
+                                 f"{tuple(target.shape)}; the copy needs the same layers")

@@ -206,7 +206,8 @@ class Run:
                            table_hands=self.config.stage_table_hands(role),
                            one_hand_tables=c.one_hand_tables,
                            torch_threads=self.config.stage_torch_threads(role),
-                           imitation=imitation)
+                           imitation=imitation,
+                           copy_from=observation_model if c.information_state_copy else None)
 
     def selfplay(self, player: Path | None, bank: Path | None) -> tuple[Path, Path]:
         """Alternate rounds against bounded pools (``[selfplay]``); returns the final models."""
@@ -230,13 +231,14 @@ class Run:
             player = train_stage(root / f"round{k}-player", "player", self.config,
                                  {"bank": bank_pool, "players": player_pool},
                                  c.player_timesteps, seed_p, banks,
-                                 next(iter(players.values())), init_from=player)
+                                 next(iter(players.values())), init_from=player,
+                                 selfplay=True)
             player_pool.add(load_model(player))
             self._enter(f"self-play round {k} bank", root / f"round{k}-bank")
             bank = train_stage(root / f"round{k}-bank", "bank", self.config,
                                {"players": player_pool}, c.bank_timesteps, seed_b, players,
                                next(iter(players.values())), init_from=bank,
-                               one_hand_tables=c.bank_one_hand_tables)
+                               one_hand_tables=c.bank_one_hand_tables, selfplay=True)
             bank_pool.add(load_model(bank))
         if player is None or bank is None:
             raise ValueError("self-play needs at least one round or trained player and bank")

@@ -62,7 +62,7 @@ from envs.single_seat import BankEnv, PlayerEnv, fixed_bank_rules
 from evaluate.ev import compare
 from train.batch_vec_env import BatchSeatVecEnv
 from train.config import PPOConfig, TrainConfig
-from train.imitate import Imitation, imitate
+from train.imitate import Imitation, copy_observation_model, imitate
 from train.masked_policy import MaskedMlpPolicy
 from train.rollout_buffer import IndexedRolloutBuffer
 from train.vec_env import EndedVecMonitor, ViewVecEnv
@@ -320,11 +320,13 @@ def new_model(env: VecEnv, ppo: PPOConfig, stage_dir: Path, seed: int) -> Maskab
 
 
 def restore_model(path: Path, env: VecEnv, role: str, config: TrainConfig, stage_dir: Path,
-                  seed: int, observation_type: str = "observation") -> MaskablePPO:
+                  seed: int, observation_type: str = "observation",
+                  ppo: PPOConfig | None = None) -> MaskablePPO:
     """A saved model ready to train on, rebuilt without unpickling (module docstring).
 
     The network, the optimizer's state and the step count come from the file;
-    every setting from the run's config, which must describe the same network
+    every setting from the run's config (``ppo``: the PPO settings to train on, by
+    default the stage's), which must describe the same network
     and table, on this sette's action layout
     (:func:`agents.learned.check_action_layout`). A file without a
     description loads the old way (unpickling it) only when the user trusts
@@ -336,7 +338,7 @@ def restore_model(path: Path, env: VecEnv, role: str, config: TrainConfig, stage
             raise ValueError(refusal(path))
         return MaskablePPO.load(path, env=env, device="cpu")
     check_action_layout(info, repr(str(path)))
-    model = new_model(env, config.stage_ppo(role, observation_type), stage_dir, seed)
+    model = new_model(env, ppo or config.stage_ppo(role, observation_type), stage_dir, seed)
     expected = model_info(model, role, config, observation_type)
     for key in ("role", "num_seats", "observation_type", "observation_size", "action_names",
                 "net_arch", "vf_net_arch", "activation"):
@@ -363,7 +365,8 @@ def train_stage(stage_dir: Path, role: str, config: TrainConfig,
                 init_from: Path | None = None, log: Callable[[str], None] = print,
                 observation_type: str = "observation", table_hands: int | None = None,
                 torch_threads: int | None = None, one_hand_tables: float = 0.0,
-                imitation: Imitation | None = None) -> Path:
+                imitation: Imitation | None = None, copy_from: Path | None = None,
+                selfplay: bool = False) -> Path:
     """Train (or finish training) one stage and return its ``model.zip`` (module doc).
 
     ``opponents``: the view's opponents (``{"bank": ..., "players": ...}``);
@@ -376,7 +379,10 @@ def train_stage(stage_dir: Path, role: str, config: TrainConfig,
     the share of training tables dealt afresh after every hand (:func:`make_vec_env`);
     ``torch_threads``: torch's threads (default ``run.torch_threads``); ``imitation``: a
     baseline a fresh stage first learns to play (:mod:`train.imitate`; not a resumed stage
-    nor one started ``init_from``).
+    nor one started ``init_from``); ``copy_from``: the stage's model on observations whose
+    weights a fresh information-state network starts from
+    (:func:`train.imitate.copy_observation_model`); ``selfplay``: a self-play round, which
+    trains on the stage's ``selfplay_ppo`` over its PPO settings.
     """
     stage_dir.mkdir(parents=True, exist_ok=True)
     model_file = stage_dir / MODEL_FILE
@@ -387,21 +393,26 @@ def train_stage(stage_dir: Path, role: str, config: TrainConfig,
     torch.set_num_threads(threads)
     env = make_vec_env(role, config, opponents, seed, observation_type, table_hands,
                        one_hand_tables)
-    ppo = config.stage_ppo(role, observation_type)
+    ppo = config.stage_ppo(role, observation_type, selfplay)
     checkpoint = latest_checkpoint(stage_dir)
     if checkpoint is not None:
         path, done_steps = checkpoint
         log(f"  {stage_dir.name}: resuming from {path.name} ({done_steps} steps done)")
-        model = restore_model(path, env, role, config, stage_dir, seed, observation_type)
+        model = restore_model(path, env, role, config, stage_dir, seed, observation_type,
+                              ppo)
     elif init_from is not None:
         done_steps = 0
         log(f"  {stage_dir.name}: starting from {init_from}")
-        model = restore_model(init_from, env, role, config, stage_dir, seed, observation_type)
+        model = restore_model(init_from, env, role, config, stage_dir, seed, observation_type,
+                              ppo)
         model.tensorboard_log = str(stage_dir / "tensorboard")
         model.set_random_seed(seed)
     else:
         done_steps = 0
         model = new_model(env, ppo, stage_dir, seed)
+        if copy_from is not None:
+            copy_observation_model(model, copy_from)
+            log(f"  {stage_dir.name}: starting from the weights of {copy_from}")
     remaining = max(timesteps - done_steps, 0)
     callback = StageCallback(stage_dir, role, config, baselines, table_players, env,
                              observation_type)
@@ -435,6 +446,8 @@ def train_stage(stage_dir: Path, role: str, config: TrainConfig,
               "eval": final_eval}
     if imitated:
         record["imitation"] = imitated
+    if copy_from is not None:
+        record["copied_from"] = str(copy_from)
     (stage_dir / "stage.json").write_text(json.dumps(record, indent=2) + "\n")
     resumed = f" ({ran} since this start)" if done_steps else ""
     log(f"  {stage_dir.name}: {model.num_timesteps} steps{resumed} in {wall:.0f}s "
