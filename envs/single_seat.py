@@ -245,12 +245,6 @@ class SingleSeatEnv(gym.Env):
         """The learner's seat in the current episode."""
         return self._play.learner
 
-    def learner_observation(self) -> np.ndarray:
-        """The learner's observation vector now (:mod:`envs.observer`), whatever
-        ``observation_type`` this view returns: what a policy of observations would be
-        shown in the learner's seat."""
-        return self.observer.observe(self.learner)
-
     def _policy_of(self, seat: int) -> Policy:
         return self._play.policy_of(seat)
 

@@ -15,6 +15,7 @@ import torch
 
 from agents import make_agent
 from train import config as cfg
+from envs.observer import observation_size
 from train.cli import main
 import train.imitate as imitate_module
 from train.imitate import copy_observation_model, imitate, play_baseline
@@ -103,8 +104,8 @@ def test_on_the_information_state_the_baseline_is_shown_the_observation(
     plays = {}
     for kind in ("observation", "information_state"):
         env, _model = _bank_tables(tmp_path, observation_type=kind, vec_env=vec_env)
-        plays[kind] = play_baseline(env, baseline, 64 * 30,
-                                    information_state=kind == "information_state")
+        plays[kind] = play_baseline(env, baseline, 64 * 30, shown=observation_size(2)
+                                    if kind == "information_state" else None)
         assert plays[kind][0].shape == (64 * 30, env.observation_space.shape[0])
         env.close()
     seen, given = plays["observation"], plays["information_state"]

@@ -266,20 +266,15 @@ class BatchSeatVecEnv(VecEnv):
 
     def env_method(self, method_name: str, *method_args: Any, indices: VecEnvIndices = None,
                    **method_kwargs: Any) -> list[Any]:
-        """``action_masks`` (one row per table, MaskablePPO), ``get_action_meanings`` or
-        ``learner_observation`` (the learner's observation vector, whatever
-        ``observation_type`` the tables give, as the scalar views' method)."""
+        """``action_masks`` (one row per table, MaskablePPO) or ``get_action_meanings``."""
         rows = self._get_indices(indices)
         if method_name == "action_masks":
             return list(self._mask_rows) if indices is None \
                 else [self._mask_rows[i] for i in rows]
         if method_name == "get_action_meanings":
             return [self.get_action_meanings() for _ in rows]
-        if method_name == "learner_observation":
-            chosen = np.asarray(list(rows), dtype=np.int64)
-            return list(self.tables.observe(self.learner[chosen], tables=chosen))
-        raise AttributeError(f"env_method({method_name!r}): the tables offer 'action_masks', "
-                             f"'get_action_meanings' and 'learner_observation'")
+        raise AttributeError(f"env_method({method_name!r}): the tables offer 'action_masks' "
+                             f"and 'get_action_meanings'")
 
     def env_is_wrapped(self, wrapper_class: type, indices: VecEnvIndices = None) -> list[bool]:
         return [False for _ in self._get_indices(indices)]

@@ -71,7 +71,7 @@ LEARNING_RATE = 1e-3
 """Adam's rate for the imitation (its own optimizer: PPO's keeps its state and schedule)."""
 
 
-def play_baseline(env: VecEnv, baseline: Any, decisions: int, information_state: bool = False
+def play_baseline(env: VecEnv, baseline: Any, decisions: int, shown: int | None = None
                   ) -> tuple[sparse.csr_array, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Step ``env`` with ``baseline`` choosing every table's action until ``decisions`` are
     made; returns the learner's vectors (rows of a sparse matrix: an information state
@@ -79,9 +79,11 @@ def play_baseline(env: VecEnv, baseline: Any, decisions: int, information_state:
     return of its episode from it on, and whether that episode ended within the play (a
     return of an episode still going is not known, and the critic does not learn it).
 
-    ``information_state``: ``env`` gives information states, and the baseline, a policy
-    of observations, is shown each table's observation vector at the same moment (the
-    tables' ``learner_observation``)."""
+    ``shown``: the baseline is shown only the first ``shown`` numbers of each vector. An
+    information state begins with the seat's observation (:mod:`envs.information_state`),
+    so with ``env`` giving information states and ``shown`` the observation's length
+    (:func:`envs.observer.observation_size`), a policy of observations sees what it
+    would see in the learner's seat."""
     policy = batch_policy(baseline) or baseline
     steps = max(1, -(-decisions // env.num_envs))
     obs = env.reset()
@@ -89,8 +91,7 @@ def play_baseline(env: VecEnv, baseline: Any, decisions: int, information_state:
     for _ in range(steps):
         mask = get_action_masks(env)
         rows = np.asarray(obs, dtype=np.float32)
-        seen = np.asarray(env.env_method("learner_observation"), dtype=np.float32) \
-            if information_state else rows
+        seen = rows if shown is None else rows[:, :shown]
         if hasattr(policy, "act_batch"):
             action = np.asarray(policy.act_batch(seen, mask.astype(np.int8)), dtype=np.int64)
         else:
@@ -119,14 +120,15 @@ def _dense(observations: sparse.csr_array, rows: Any) -> torch.Tensor:
 
 
 def imitate(model: MaskablePPO, env: VecEnv, baseline: Any, decisions: int, epochs: int,
-            seed: int, information_state: bool = False) -> dict[str, float]:
+            seed: int, shown: int | None = None) -> dict[str, float]:
     """Fit ``model``'s actor to ``baseline``'s choices and its critic to their returns over
-    ``decisions`` decisions at ``env``'s tables, ``epochs`` passes (module docstring);
+    ``decisions`` decisions at ``env``'s tables, ``epochs`` passes (module docstring), the
+    baseline shown the first ``shown`` numbers of each vector (:func:`play_baseline`);
     returns the last pass's figures: ``nll`` (mean negative log-likelihood of the
     baseline's choices), ``agreement`` (share of decisions where the policy's likeliest
     action is the baseline's), ``value_mse`` and the ``decisions`` used."""
     observations, masks, actions, returns, known = play_baseline(env, baseline, decisions,
-                                                                 information_state)
+                                                                 shown)
     mask_t = torch.as_tensor(masks)
     action_t = torch.as_tensor(actions)
     return_t = torch.as_tensor(returns)

@@ -56,6 +56,7 @@ from agents.learned import (MODEL_FILE, LearnedAgent, ModelInfo, check_action_la
 from envs.actions import ACTION_LAYOUT_VERSION, ActionLayout
 from envs.batch import UnsupportedRules
 from envs.information_state import INFORMATION_STATE
+from envs.observer import observation_size
 from envs.policy import Policy
 from envs.rules import Rules
 from envs.single_seat import BankEnv, PlayerEnv, fixed_bank_rules
@@ -421,7 +422,7 @@ def train_stage(stage_dir: Path, role: str, config: TrainConfig,
     try:
         if imitation is not None and checkpoint is None and init_from is None:
             imitated = _imitate(model, env, imitation, seed, stage_dir.name, log,
-                                observation_type)
+                                observation_type, config.table.num_seats)
         started = time.perf_counter()
         with frozen_heap():
             model.learn(total_timesteps=remaining,
@@ -457,12 +458,14 @@ def train_stage(stage_dir: Path, role: str, config: TrainConfig,
 
 
 def _imitate(model: MaskablePPO, env: EnvTimer, imitation: Imitation, seed: int, name: str,
-             log: Callable[[str], None], observation_type: str) -> dict[str, float]:
-    """The warm start of :mod:`train.imitate`, timed and logged; its figures."""
+             log: Callable[[str], None], observation_type: str, num_seats: int
+             ) -> dict[str, float]:
+    """The warm start of :mod:`train.imitate`, timed and logged; its figures. A model of
+    the information state imitates a baseline shown the observation part of it."""
     started = time.perf_counter()
+    shown = observation_size(num_seats) if observation_type == INFORMATION_STATE else None
     figures = imitate(model, env, imitation.baseline(), imitation.decisions,
-                      imitation.epochs, seed=seed,
-                      information_state=observation_type == INFORMATION_STATE)
+                      imitation.epochs, seed=seed, shown=shown)
     figures["seconds"] = round(time.perf_counter() - started, 1)
     env.seconds = 0.0  # the environment's share is of the PPO steps' time
     log(f"  {name}: imitated {imitation.spec} over {int(figures['decisions'])} "
