@@ -298,8 +298,11 @@ def test_more_seats_sets_a_stage_at_three_seats_or_more(
     assert plain.stage("bank") is plain.bank  # no more_seats: as written
     bank = cfg.apply_overrides(four, ["bank.more_seats.ppo={ n_epochs = 7 }"]).stage_ppo
     assert (bank("bank").n_epochs, bank("bank").net_arch) == (7, [256, 256])
-    assert (bank("bank", "information_state").n_epochs,
-            bank("bank", "information_state").net_arch) == (7, [64, 64])
+    assert (bank("bank", "information_state").n_epochs,  # at 4 seats the stage's network
+            bank("bank", "information_state").net_arch) == (7, [256, 256])
+    assert defaults.stage_ppo("bank", "information_state").net_arch == [64, 64]
+    assert (four.stage("bank").information_state_copy,
+            defaults.stage("bank").information_state_copy) == (True, False)
     with pytest.raises(cfg.ConfigError, match="--set: player.more_seats: unknown key "
                                               "'n_epochs'; allowed: timesteps, ppo, imitate"):
         cfg.apply_overrides(defaults, ["player.more_seats.n_epochs=4"])

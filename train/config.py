@@ -463,14 +463,22 @@ class TrainConfig:
     # that bank, which it then passes (docs/PERFORMANCE.md, round 33's trials). At three
     # seats or more every bank model takes the falling rate, and the observation bank
     # first learns `reader`'s choices: from the chips alone it stayed behind `reader`
-    # there (docs/RESULTS.md, "Four seats").
+    # there (docs/RESULTS.md, "Four seats"). There the information-state bank starts
+    # from the observation bank's very weights, on its [256, 256] actor, and trains at
+    # a twelfth of the rate: imitated through [64, 64] it copied 96% of its choices and
+    # stayed behind `reader`. The self-play bank rounds take a thirtieth of the rate:
+    # at the stage's, playing the pool's players took the bank behind `reader` against
+    # `careful` players.
     bank: StageConfig = field(default_factory=lambda: StageConfig(
         timesteps=2_000_000, opponents=["careful"], information_state_model=True,
         one_hand_tables=0.7, ppo={"n_steps": 2, "batch_size": 1024, "n_epochs": 5,
                                   "net_arch": [256, 256]},
         information_state_ppo={"net_arch": [64, 64], "lr_schedule": "linear"},
         information_state_imitate=True,
-        more_seats={"ppo": {"lr_schedule": "linear"}, "imitate": "reader"}))
+        more_seats={"ppo": {"lr_schedule": "linear"}, "imitate": "reader",
+                    "information_state_imitate": False, "information_state_copy": True,
+                    "information_state_ppo": {"net_arch": [256, 256], "learning_rate": 5e-5},
+                    "selfplay_ppo": {"learning_rate": 2e-5}}))
     selfplay: SelfPlayConfig = field(default_factory=SelfPlayConfig)
     evaluate: EvalConfig = field(default_factory=EvalConfig)
 
