@@ -146,6 +146,21 @@ def test_a_run_imitates_at_more_seats_and_records_it(tmp_path: Path, capsys,
         assert "imitation" not in json.loads((heads_up / stage_name / "stage.json").read_text())
 
 
+def test_a_run_copies_the_bank_into_its_information_state_model_at_more_seats(
+        tmp_path: Path, tiny_run_config: Callable) -> None:
+    """``[bank] more_seats`` with ``information_state_copy``: the 3-seat information-state
+    bank starts from the bank's weights (``copied_from`` in its stage.json), without
+    imitating it."""
+    run = tmp_path / "three"
+    assert main(["train", "bank", "--config", str(tiny_run_config(tmp_path)), "--run-dir",
+                 str(run), "--seats", "3", "--set",
+                 "bank.more_seats={ information_state_copy = true, information_state_imitate = "
+                 "false, information_state_ppo = { net_arch = [256, 256] } }"]) == 0
+    stage = json.loads((run / "bank-information-state" / "stage.json").read_text())
+    assert stage["copied_from"] == str(run / "bank" / "model.zip")
+    assert "imitation" not in stage
+
+
 def test_a_bad_baseline_is_named_before_any_run(tmp_path: Path, monkeypatch, capsys) -> None:
     monkeypatch.chdir(tmp_path)
     assert main(["train", "--set", "bank.more_seats={ imitate = 'wizard' }",

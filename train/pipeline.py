@@ -183,7 +183,8 @@ class Run:
     def information_state(self, role: str, observation_model: Path) -> Path:
         """A second model of ``role`` on the information state (module docstring), which
         first learns the choices of ``observation_model`` (the stage's model on
-        observations) where the stage says ``information_state_imitate``."""
+        observations) where the stage says ``information_state_imitate``, or starts from
+        its weights where it says ``information_state_copy``."""
         c = self.config.stage(role)
         imitation = self._imitation(
             f"model:{observation_model}" if c.information_state_imitate else "",
