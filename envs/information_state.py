@@ -96,8 +96,8 @@ from envs.observer import Observer
 from envs.rulebook import abrirse_limit
 from envs.rules import MIN_SEATS, PRESETS, Rules
 
-__all__ = ["INFORMATION_STATE", "OBSERVATION_TYPES", "HISTORY_KINDS", "ENCODED_KINDS", "SKIPPED_KINDS",
-           "HistoryItem", "HistoryOverflow", "InformationStateObserver",
+__all__ = ["INFORMATION_STATE", "OBSERVATION_TYPES", "HISTORY_KINDS", "ENCODED_KINDS",
+           "SKIPPED_KINDS", "HistoryItem", "HistoryOverflow", "InformationStateObserver",
            "InformationStateReader", "check_observation_type", "history_bound",
            "history_slots", "information_state", "information_state_bounds",
            "information_state_size", "information_state_slices", "max_hand_cards",

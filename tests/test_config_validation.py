@@ -182,9 +182,10 @@ def test_the_information_state_model_starts_one_way_from_the_same_network(
     monkeypatch.chdir(tmp_path)
     copy = "bank.information_state_copy=true"
     for argv, message in (
-            (["--set", copy], "bank.information_state_copy=true and bank.information_state_imitate=true"
-                     ": the information-state model starts from the observation model's "
-                     "weights or learns its choices; set one of them to false"),
+            (["--set", copy],
+             "bank.information_state_copy=true and bank.information_state_imitate=true: the "
+             "information-state model starts from the observation model's weights or learns "
+             "its choices; set one of them to false"),
             (["--set", copy, "--set", "bank.information_state_imitate=false"],
              "bank.information_state_copy=true needs the same network on both models, but "
              "bank.information_state_ppo.net_arch = [64, 64] where the stage's is [256, 256]"),

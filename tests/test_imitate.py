@@ -14,8 +14,8 @@ import pytest
 import torch
 
 from agents import make_agent
-from train import config as cfg
 from envs.observer import observation_size
+from train import config as cfg
 from train.cli import main
 import train.imitate as imitate_module
 from train.imitate import copy_observation_model, imitate, play_baseline

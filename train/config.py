@@ -383,8 +383,8 @@ class StageConfig:
     information_state_copy: bool = _key(_flag, False)
     # [ppo] keys the self-play rounds of this role override over the stage's ppo
     selfplay_ppo: dict = _key(_selfplay_ppo_table, factory=dict)
-    # timesteps, [ppo] keys (over the stage's ppo) and imitate at tables of three seats
-    # or more
+    # stage keys (MORE_SEATS_KEYS; its [ppo] tables key by key over the stage's) at
+    # tables of three seats or more
     more_seats: dict = _key(_more_seats_table, factory=dict,
                             agents=lambda more: _spec_if_any(more.get("imitate", "")))
 
