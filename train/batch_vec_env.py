@@ -215,8 +215,7 @@ class BatchSeatVecEnv(VecEnv):
         legal[legal] = self._masks[legal, acts[legal]]
         moved = np.flatnonzero(legal)
         rewards = np.zeros(self.num_envs)  # summed in float64 as the views sum them
-        if moved.size:
-            self._play(moved, acts[moved], rewards)
+        self._play(moved, acts[moved], rewards)
         illegal = ~legal
         rewards[illegal] = self.illegal_reward
         self._need_table |= illegal
@@ -233,7 +232,9 @@ class BatchSeatVecEnv(VecEnv):
         infos: list[dict[str, Any]] = [{"action_mask": mask} for mask in self._mask_rows]
         if ended.size:
             for t, last, mask in zip(ended.tolist(), terminal, terminal_masks):
-                infos[t] = {"action_mask": mask, "terminal_observation": last}
+                info = infos[t]
+                info["action_mask"] = mask
+                info["terminal_observation"] = last
         for t in np.flatnonzero(illegal).tolist():
             infos[t]["illegal_action"] = int(acts[t])
         return obs, rewards.astype(np.float32), dones, infos
@@ -387,7 +388,7 @@ class BatchSeatVecEnv(VecEnv):
                     self.learner[ready] = self.seat_choice
             if self.view != "seat" and ready.size:
                 self._opponents.draw(self._rng, ready, self.learner)
-            self._play(ready, None, None)
+            self._play(ready[tables.actor[ready] != self.learner[ready]], None, None)
             waiting = (tables.actor[pending] == self.learner[pending]) \
                 & ~self._episode_over()[pending] & playable
             pending = pending[~waiting]
@@ -403,10 +404,11 @@ class BatchSeatVecEnv(VecEnv):
         go to ``rewards`` (None: nowhere). In one compiled call where every opponent is a
         baseline with a kernel (:mod:`agents.batch_turns`), with the Python loop taking
         over any table it leaves; else by the Python loop."""
+        if not rows.size:
+            return
         tables = self.tables
         turns = self._turns
-        policies = None if turns is None or not rows.size \
-            else self._opponents.turn_policies(self.num_seats)
+        policies = None if turns is None else self._opponents.turn_policies(self.num_seats)
         if turns is not None and policies is not None:
             opponents = self._opponents
             gained, left = turns.play(
