@@ -194,7 +194,13 @@ def test_the_information_state_model_starts_one_way_from_the_same_network(
               "[256, 256], activation = 'relu' } }"],
              "bank.more_seats.information_state_copy=true needs the same network on both "
              "models, but bank.more_seats.information_state_ppo.activation = 'relu' where the "
-             "stage's is 'tanh'")):
+             "stage's is 'tanh'"),
+            (["--seats", "3", "--set", "bank.more_seats={ information_state_copy = true, "
+              "information_state_imitate = false, information_state_ppo = { learning_rate = "
+              "1e-4 } }"],  # more_seats's table leaves net_arch to bank.information_state_ppo
+             "bank.more_seats.information_state_copy=true needs the same network on both "
+             "models, but bank.information_state_ppo.net_arch = [64, 64] where the stage's is "
+             "[256, 256]")):
         assert main(["train", *argv, "--run-dir", "run"]) == 2
         assert message in capsys.readouterr().err
         assert not (tmp_path / "run").exists()

@@ -175,7 +175,8 @@ def test_a_copy_of_the_observation_model_chooses_and_values_as_it_does(
     """``information_state_copy``: at tables dealt alike, the information state begins with
     the observation, and the information-state network started from the observation
     model's weights gives every state the same action probabilities and value (a fresh one
-    does not); a network of another shape is refused by name."""
+    does not); a network of another shape, or a model on observations of another size, is
+    refused by name."""
     same = ("bank.ppo={}", "bank.information_state_ppo={}")  # both [ppo]'s network
     env, model = _bank_tables(tmp_path, vec_env=vec_env, overrides=same)
     env_is, copy = _bank_tables(tmp_path, observation_type="information_state", vec_env=vec_env,
@@ -187,7 +188,8 @@ def test_a_copy_of_the_observation_model_chooses_and_values_as_it_does(
     saved = save_model(model, tmp_path / "observation" / "model.zip",
                        model_info(model, "bank", cfg.TrainConfig(), "observation"))
     fresh = [p.clone() for p in copy.policy.parameters()]
-    copy_observation_model(copy, saved)
+    width = env.observation_space.shape[0]
+    copy_observation_model(copy, saved, width)
     seen, given = env.reset(), env_is.reset()
     differed = False
     for _step in range(12):
@@ -212,4 +214,9 @@ def test_a_copy_of_the_observation_model_chooses_and_values_as_it_does(
     with pytest.raises(ValueError, match=r"layer mlp_extractor.policy_net.0.weight has the "
                                          r"shape \(16, \d+\), the information-state network's "
                                          r"\(8, \d+\); the copy needs the same layers"):
-        copy_observation_model(narrow, saved)
+        copy_observation_model(narrow, saved, width)
+    with pytest.raises(ValueError, match=rf"layer mlp_extractor.policy_net.0.weight reads "
+                                         rf"{width} numbers, but an observation at this table "
+                                         rf"has {width + 1}: the model was trained at another "
+                                         rf"number of seats"):
+        copy_observation_model(copy, saved, width + 1)

@@ -629,11 +629,14 @@ def apply_overrides(config: TrainConfig, overrides: list[str]) -> TrainConfig:
     return from_mapping(data, source="--set")
 
 
-def _stage_key(config: TrainConfig, role: str, key: str) -> str:
-    """Where ``role``'s stage key ``key`` comes from at this table: ``role.key``, or
-    ``role.more_seats.key`` when ``more_seats`` sets it there."""
-    from_more = config.table.num_seats >= 3 and key in getattr(config, role).more_seats
-    return f"{role}.more_seats.{key}" if from_more else f"{role}.{key}"
+def _stage_key(config: TrainConfig, role: str, key: str, subkey: str = "") -> str:
+    """Where ``role``'s stage key ``key`` (or, with ``subkey``, that key of the ``key``
+    table) comes from at this table: ``role.key``, or ``role.more_seats.key`` when
+    ``more_seats`` sets it there (the sub-key itself, for a table: they merge key by key)."""
+    more = getattr(config, role).more_seats if config.table.num_seats >= 3 else {}
+    from_more = key in more and (not subkey or subkey in more[key])
+    where = f"{role}.more_seats.{key}" if from_more else f"{role}.{key}"
+    return f"{where}.{subkey}" if subkey else where
 
 
 def _check_information_state_start(config: TrainConfig, role: str, source: str) -> None:
@@ -649,15 +652,12 @@ def _check_information_state_start(config: TrainConfig, role: str, source: str) 
                           f"information-state model starts from the observation model's "
                           f"weights or learns its choices; set one of them to false")
     own, theirs = config.stage_ppo(role), config.stage_ppo(role, INFORMATION_STATE)
-    more = getattr(config, role).more_seats.get("information_state_ppo", {})
     for key in NETWORK_KEYS:
         if getattr(own, key) != getattr(theirs, key):
-            table = (f"{role}.more_seats.information_state_ppo"
-                     if config.table.num_seats >= 3 and key in more
-                     else f"{role}.information_state_ppo")
             raise ConfigError(
                 f"{source}: {copy}=true needs the same network on both models, but "
-                f"{table}.{key} = {getattr(theirs, key)!r} where the stage's is "
+                f"{_stage_key(config, role, 'information_state_ppo', key)} = "
+                f"{getattr(theirs, key)!r} where the stage's is "
                 f"{getattr(own, key)!r}")
 
 

@@ -168,9 +168,11 @@ def imitate(model: MaskablePPO, env: VecEnv, baseline: Any, decisions: int, epoc
             "value_mse": squared / max(counted, 1.0), "decisions": float(n)}
 
 
-def copy_observation_model(model: MaskablePPO, observation_model: Path) -> None:
+def copy_observation_model(model: MaskablePPO, observation_model: Path,
+                           observation_size: int) -> None:
     """Start ``model``, a fresh network on the information state, as the model on
-    observations saved at ``observation_model``.
+    observations saved at ``observation_model`` (``observation_size`` numbers: an
+    observation at the table both play).
 
     An information state begins with the seat's observation (:mod:`envs.information_state`),
     so every weight is copied as it is, but the first layers' (of the actor and of the
@@ -179,7 +181,8 @@ def copy_observation_model(model: MaskablePPO, observation_model: Path) -> None:
     values every state exactly as the model does, and PPO goes on from there to learn
     what the history adds. The two networks must have the same layers (the stage's
     ``information_state_ppo`` leaves ``net_arch``, ``vf_net_arch`` and ``activation`` as
-    the stage's); a layer of another shape is refused by name."""
+    the stage's); a layer of another shape is refused by name, and so is a model that
+    reads observations of another size (trained at another number of seats)."""
     weights = read_weights(observation_model)["policy"]
     own = model.policy.state_dict()
     if set(weights) != set(own):
@@ -192,6 +195,11 @@ def copy_observation_model(model: MaskablePPO, observation_model: Path) -> None:
                 target.copy_(value)
             elif (name.endswith(".0.weight") and target.ndim == 2
                   and target.shape[0] == value.shape[0] and target.shape[1] > value.shape[1]):
+                if value.shape[1] != observation_size:
+                    raise ValueError(f"{str(observation_model)!r}: layer {name} reads "
+                                     f"{value.shape[1]} numbers, but an observation at this "
+                                     f"table has {observation_size}: the model was trained "
+                                     f"at another number of seats")
                 target.zero_()
                 target[:, :value.shape[1]] = value
             else:

@@ -412,7 +412,7 @@ def train_stage(stage_dir: Path, role: str, config: TrainConfig,
         done_steps = 0
         model = new_model(env, ppo, stage_dir, seed)
         if copy_from is not None:
-            copy_observation_model(model, copy_from)
+            copy_observation_model(model, copy_from, observation_size(config.table.num_seats))
             log(f"  {stage_dir.name}: starting from the weights of {copy_from}")
     remaining = max(timesteps - done_steps, 0)
     callback = StageCallback(stage_dir, role, config, baselines, table_players, env,
