@@ -29,13 +29,13 @@ own stream: :mod:`agents.seating`); callers loop ``act`` over those rows.
   their ``act_batch`` is one matrix product over the rows.
 
 The kernels are ``numba`` functions compiled once and cached on disk
-(``cache=True``); this module is the only one of :mod:`agents` that imports
-numba, and it is imported only by those who batch. The careful kernel's rows
+(``cache=True``); this module and :mod:`agents.batch_turns` are the ones of
+:mod:`agents` that import numba, and only those who batch import them. The careful kernel's rows
 are shared among numba's threads and it is compiled as the batch engine's
 per-table code is (:func:`envs.batch.table_jit.table_jit`: no reference
 counts, which every call between its functions paid for each array, from
-both threads at once): it allocates nothing, each row keeping its figures in
-a scratch row that :func:`careful_actions` allocates for the call.
+both threads at once): it allocates nothing, each thread keeping a row's figures
+in its scratch row, which :func:`careful_actions` allocates for the call.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit, prange
+from numba import config, get_thread_id, njit, prange
 
 from agents.heuristics import (_BANK_BEATS_UP_TO, RAISE_EDGE, STAKE_GAINS, STOOD_LIKELIHOOD,
                                CarefulAgent)
@@ -652,10 +652,10 @@ def careful_actions(observations: np.ndarray, masks: np.ndarray, t: CarefulTable
                     ) -> np.ndarray:
     """``CarefulAgent.act`` on every row (see the module docstring), the rows shared among
     numba's threads; -1 marks a row the kernel leaves to the scalar agent."""
-    n = observations.shape[0]
+    n, threads = observations.shape[0], config.NUMBA_NUM_THREADS
     out = np.empty(n, dtype=np.int64)
-    _careful_rows(observations, masks, t, np.empty((n, NUM_RANKS), dtype=np.int64),
-                  np.empty((n, NUM_RANKS)), np.empty((n, _W_SIZE)), out)
+    _careful_rows(observations, masks, t, np.empty((threads, NUM_RANKS), dtype=np.int64),
+                  np.empty((threads, NUM_RANKS)), np.empty((threads, _W_SIZE)), out)
     return out
 
 
@@ -663,11 +663,13 @@ def careful_actions(observations: np.ndarray, masks: np.ndarray, t: CarefulTable
 def _careful_rows(observations: np.ndarray, masks: np.ndarray, t: CarefulTables,
                   values: np.ndarray, probs: np.ndarray, work: np.ndarray, out: np.ndarray
                   ) -> None:
-    """:func:`careful_actions` into ``out``, each row with its own scratch rows."""
+    """:func:`careful_actions` into ``out``, each thread working in its own scratch rows
+    (``NUMBA_NUM_THREADS`` of them: one a row of observations was a cache miss a row)."""
     num_seats = (observations.shape[1] - GLOBAL_SIZE) // SEAT_BLOCK
     for k in prange(observations.shape[0]):
-        out[k] = _careful_row(observations[k], masks[k], t, num_seats, values[k], probs[k],
-                              work[k])
+        own = get_thread_id()
+        out[k] = _careful_row(observations[k], masks[k], t, num_seats, values[own], probs[own],
+                              work[own])
 
 
 # ------------------------------------------------------------- the wrappers

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import prange
+from numba import config, get_thread_id, prange
 
 from agents.batch_policies import (_IS_BANK, _OWN_TOTAL, _W_SIZE, CarefulTables, _careful_row,
                                    _CarefulBatch, _half, _RoleSplitBatch, _threshold_action,
@@ -113,16 +113,20 @@ def turn_policies(batched: Sequence[Any], num_seats: int,
 
 
 class TableTurns:
-    """The other seats' turns at ``engine``'s tables through :func:`play_turns`, with the
-    scratch rows it needs for up to every table at once."""
+    """The other seats' turns at ``engine``'s tables through :func:`play_turns`, with its
+    outputs for up to every table at once and a scratch row per thread of numba's
+    (``NUMBA_NUM_THREADS``; :func:`numba.get_thread_id` is below it): the row an opponent's
+    observation and its policy's figures are worked out in. One per thread, not per table,
+    stays in the core's cache from one table to the next; thousands of rows, one a table,
+    were a cache miss at every decision."""
 
     def __init__(self, engine: BatchEngine) -> None:
-        b = engine.num_tables
+        b, threads = engine.num_tables, config.NUMBA_NUM_THREADS
         self.engine = engine
-        self._obs = np.zeros((b, engine.observation_size), dtype=np.float32)
-        self._values = np.zeros((b, NUM_RANKS), dtype=np.int64)
-        self._probs = np.zeros((b, NUM_RANKS), dtype=np.float64)
-        self._work = np.zeros((b, _W_SIZE), dtype=np.float64)
+        self._obs = np.zeros((threads, engine.observation_size), dtype=np.float32)
+        self._values = np.zeros((threads, NUM_RANKS), dtype=np.int64)
+        self._probs = np.zeros((threads, NUM_RANKS), dtype=np.float64)
+        self._work = np.zeros((threads, _W_SIZE), dtype=np.float64)
         self._gained = np.zeros(b, dtype=np.float64)
         self._left = np.zeros(b, dtype=np.bool_)
 
@@ -176,7 +180,8 @@ def play_turns(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFUSE
                play, play_ok, numbers, obs, values, probs, work, gained, left, observing, pub,
                own, tab, views, nhands, current, status, side, hand_bank, bank, seen, stale,
                dirty, error, ints, floats, half, wild_sums, wipe_dealt, wipe_empty, wiped, oh):
-    """:meth:`TableTurns.play`'s loop (module docstring), one table per iteration; called by
+    """:meth:`TableTurns.play`'s loop (module docstring), one table per iteration, each thread
+    deciding in its own scratch row (``obs``, ``values``, ``probs``, ``work``); called by
     :meth:`envs.batch.engine.BatchEngine.run_turns`, which passes the batch's arrays."""
     clear_rows(T, last)
     clear_rewards(REW, rewarded)
@@ -187,8 +192,9 @@ def play_turns(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFUSE
     size = MASK.shape[1]
     for i in prange(idx.shape[0]):
         prefetch_ahead(idx, i, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, observing, pub, own,
-                       tab, views)
+                       tab, views, seen)
         t = idx[i]
+        k = get_thread_id()
         tb = TB[t]
         pack_table(tb, r, lad, T[t], SE[t], HF[t], CD[t], PILE[t], DISC[t], RNG[t], ROWS[t])
         me = learner[t]
@@ -202,9 +208,9 @@ def play_turns(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFUSE
                                                             and T[t, T_PLAYED] != hand[t]):
             seat = T[t, T_ACTOR]
             p = bank_policy[t] if split_roles and seat == T[t, T_BANK] else seat_policy[t, seat]
-            write_observation(i, t, seat, obs, pub, own, tab, views, nhands, current, wild_sums)
-            a = _decide(p, obs[i], MASK[t], kinds, thresholds, sides, careful_at, stand,
-                        stand_ok, play, play_ok, numbers, values[i], probs[i], work[i],
+            write_observation(k, t, seat, obs, pub, own, tab, views, nhands, current, wild_sums)
+            a = _decide(p, obs[k], MASK[t], kinds, thresholds, sides, careful_at, stand,
+                        stand_ok, play, play_ok, numbers, values[k], probs[k], work[k],
                         num_seats)
             if a < 0 or a >= size or MASK[t, a] == 0:
                 left[i] = True

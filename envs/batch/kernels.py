@@ -54,7 +54,7 @@ _ROW_LINES = 6
 
 @table_jit(inline=True)
 def prefetch_ahead(idx, i, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, observing, pub, own, tab,  # type: ignore[no-untyped-def]
-              views):
+              views, seen):
     """Prefetch the slices of the arrays a step touches of the table :data:`AHEAD` places
     after ``idx[i]`` in the list (none past its end)."""
     if i + AHEAD >= idx.shape[0]:
@@ -74,6 +74,7 @@ def prefetch_ahead(idx, i, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, observing
         prefetch_table(own, u, 2)
         prefetch_table(tab, u, 4)
         prefetch_table(views, u, 2)
+        prefetch_table(seen, u, 2)  # read and written by every card the observer counts
 
 
 @table_jit(inline=True)
@@ -164,7 +165,7 @@ def reset_tables(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFU
     n = idx.shape[0]
     for i in prange(n):
         prefetch_ahead(idx, i, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, observing, pub, own,
-                       tab, views)
+                       tab, views, seen)
         t = idx[i]
         T[t, T_ROWS] = 0
         for s in range(SE.shape[1]):
@@ -212,7 +213,7 @@ def step_tables(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFUS
     n = idx.shape[0]
     for i in prange(n):
         prefetch_ahead(idx, i, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, observing, pub, own,
-                       tab, views)
+                       tab, views, seen)
         t = idx[i]
         tb = TB[t]
         pack_table(tb, r, lad, T[t], SE[t], HF[t], CD[t], PILE[t], DISC[t], RNG[t], ROWS[t])
