@@ -41,7 +41,8 @@ in its scratch row, which :func:`careful_actions` allocates for the call.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, NamedTuple
+from pathlib import Path
+from typing import Any, Final, NamedTuple
 
 import numpy as np
 from numba import config, get_thread_id, njit, prange
@@ -50,6 +51,7 @@ from agents.heuristics import (_BANK_BEATS_UP_TO, RAISE_EDGE, STAKE_GAINS, STOOD
                                CarefulAgent)
 from agents.scripted import ThresholdAgent
 from agents.seating import RoleSplitAgent
+from envs.batch.jit_cache import CONSTANTS, refresh
 from envs.batch.table_jit import table_jit
 from envs import actions as A
 from envs.cards import NUM_RANKS, SEVEN_AND_HALF
@@ -58,8 +60,18 @@ from envs.hands import DECLARED, STOOD
 from envs.observation import GLOBAL_FIELDS, GLOBAL_SIZE, SEAT_BLOCK, SEAT_FIELDS, TOTAL_SCALE
 from envs.rulebook import FUSILAR_PAYS
 
-__all__ = ["BatchedAgent", "CarefulTables", "batch_policy", "careful_actions", "careful_tables",
-           "threshold_actions"]
+_AGENTS: Final = Path(__file__).resolve().parent
+POLICY_SOURCES: Final = (Path(__file__).resolve(), _AGENTS / "heuristics.py",
+                         _AGENTS.parent / "envs" / "observation.py",
+                         _AGENTS.parent / "envs" / "engine.py",
+                         _AGENTS.parent / "envs" / "batch" / "table_jit.py", *CONSTANTS)
+"""The files this module's kernels are compiled from (their constants and code): a change to
+one clears the kernels' cache (:func:`envs.batch.jit_cache.refresh`), which numba alone
+checks against this file only."""
+refresh(_AGENTS, {"batch_policies": POLICY_SOURCES})
+
+__all__ = ["BatchedAgent", "CarefulTables", "POLICY_SOURCES", "batch_policy", "careful_actions",
+           "careful_tables", "threshold_actions"]
 
 # ------------------------------------------------------------ the vector layout
 _PHASE = GLOBAL_FIELDS["phase"].start
@@ -648,11 +660,17 @@ def _careful_row(obs: np.ndarray, mask: np.ndarray, t: CarefulTables, num_seats:
     return _careful_play(t, obs, mask, values, probs, count, work)
 
 
+def _thread_rows() -> int:
+    """Rows of scratch a kernel needs for a row per thread: numba's most threads
+    (``NUMBA_NUM_THREADS``), which :func:`numba.get_thread_id` stays below."""
+    return int(config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]  # read from the environment
+
+
 def careful_actions(observations: np.ndarray, masks: np.ndarray, t: CarefulTables
                     ) -> np.ndarray:
     """``CarefulAgent.act`` on every row (see the module docstring), the rows shared among
     numba's threads; -1 marks a row the kernel leaves to the scalar agent."""
-    n, threads = observations.shape[0], config.NUMBA_NUM_THREADS
+    n, threads = observations.shape[0], _thread_rows()
     out = np.empty(n, dtype=np.int64)
     _careful_rows(observations, masks, t, np.empty((threads, NUM_RANKS), dtype=np.int64),
                   np.empty((threads, NUM_RANKS)), np.empty((threads, _W_SIZE)), out)

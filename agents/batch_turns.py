@@ -30,16 +30,19 @@ for information states (whose histories read every move's rows in Python).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import config, get_thread_id, prange
+from numba import get_thread_id, prange
 
-from agents.batch_policies import (_IS_BANK, _OWN_TOTAL, _W_SIZE, CarefulTables, _careful_row,
-                                   _CarefulBatch, _half, _RoleSplitBatch, _threshold_action,
-                                   _ThresholdBatch, careful_tables)
+from agents.batch_policies import (_IS_BANK, _OWN_TOTAL, _W_SIZE, POLICY_SOURCES, CarefulTables,
+                                   _careful_row, _CarefulBatch, _half, _RoleSplitBatch,
+                                   _thread_rows, _threshold_action, _ThresholdBatch,
+                                   careful_tables)
 from envs.batch.engine import BatchEngine
 from envs.batch.handles import pack_observer, pack_table
+from envs.batch.jit_cache import SOURCES, refresh
 from envs.batch.kernels import (clear_rewards, clear_rows, first_overflow, prefetch_ahead,
                                 step_one)
 from envs.batch.kernels_table import T_ACTOR, T_BANK, T_PLAYED
@@ -48,7 +51,12 @@ from envs.batch.table_jit import table_jit
 from envs.cards import NUM_RANKS
 from envs.observation import GLOBAL_SIZE
 
-__all__ = ["TurnPolicies", "TableTurns", "turn_policies", "play_turns"]
+__all__ = ["TurnPolicies", "TableTurns", "TURNS_SOURCES", "turn_policies", "play_turns"]
+
+TURNS_SOURCES = (Path(__file__).resolve(), *POLICY_SOURCES, *SOURCES["kernels"])
+"""The files :func:`play_turns` is compiled from: it inlines the engine's step and observer
+and calls the policies' kernels (:data:`agents.batch_policies.POLICY_SOURCES`)."""
+refresh(Path(__file__).resolve().parent, {"batch_turns": TURNS_SOURCES})
 
 THRESHOLD, CAREFUL, SPLIT, UNPLAYED = 0, 1, 2, 3
 """A policy's kind in :class:`TurnPolicies`: its kernel, or none for a number never played."""
@@ -121,7 +129,7 @@ class TableTurns:
     were a cache miss at every decision."""
 
     def __init__(self, engine: BatchEngine) -> None:
-        b, threads = engine.num_tables, config.NUMBA_NUM_THREADS
+        b, threads = engine.num_tables, _thread_rows()
         self.engine = engine
         self._obs = np.zeros((threads, engine.observation_size), dtype=np.float32)
         self._values = np.zeros((threads, NUM_RANKS), dtype=np.int64)
