@@ -21,10 +21,12 @@ outside the careful agent's tables) or an action that is not legal stops
 that table where it is, flagged in ``left``: the caller's Python loop takes
 it from there, asking the agent's ``act`` or naming the illegal action.
 
-The engine calls the kernel (:meth:`envs.batch.engine.BatchEngine.run_turns`),
-which keeps only each table's last rows: the observer reads every move's
-rows inside the loop, so the VecEnv takes this path for observations, not
-for information states (whose histories read every move's rows in Python).
+The engine calls the kernel (:meth:`envs.batch.engine.BatchEngine.run_turns`).
+A move's rows are read by the observer inside the loop and by nothing after
+it, so they are written to a row buffer of the thread, not the table's (one
+that stays in the core's cache instead of thousands, one a table), and no
+table holds rows afterwards: the VecEnv takes this path for observations,
+not for information states (whose histories read every move's rows in Python).
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ from envs.batch.handles import pack_observer, pack_table
 from envs.batch.jit_cache import SOURCES, refresh
 from envs.batch.kernels import (clear_rewards, clear_rows, first_overflow, prefetch_ahead,
                                 step_one)
-from envs.batch.kernels_table import T_ACTOR, T_BANK, T_PLAYED
+from envs.batch.kernels_table import T_ACTOR, T_BANK, T_PLAYED, T_ROWS
 from envs.batch.obs_kernels import write_observation
 from envs.batch.table_jit import table_jit
 from envs.cards import NUM_RANKS
@@ -131,6 +133,12 @@ class TableTurns:
     def __init__(self, engine: BatchEngine) -> None:
         b, threads = engine.num_tables, _thread_rows()
         self.engine = engine
+        self._rows = np.zeros((threads, *engine.row_buffer.shape[1:]), dtype=np.int64)
+        thread, row, field = self._rows.strides
+        self._rows_seen = np.lib.stride_tricks.as_strided(
+            self._rows, (threads, b, *engine.row_buffer.shape[1:]), (thread, 0, row, field))
+        """Each thread's rows as the observer reads a table's, ``[thread][t]`` for every
+        table ``t`` (a view: the table axis has no stride)."""
         self._obs = np.zeros((threads, engine.observation_size), dtype=np.float32)
         self._values = np.zeros((threads, NUM_RANKS), dtype=np.int64)
         self._probs = np.zeros((threads, NUM_RANKS), dtype=np.float64)
@@ -154,7 +162,8 @@ class TableTurns:
             play_turns, tables, np.ascontiguousarray(actions, dtype=np.int64), learner,
             hand if per_hand else learner, per_hand, seat_policy,
             bank_policy if bank_policy is not None else learner, bank_policy is not None,
-            *policies, self._obs, self._values, self._probs, self._work, gained, left)
+            *policies, self._obs, self._values, self._probs, self._work, self._rows,
+            self._rows_seen, gained, left)
         return gained, left
 
 
@@ -185,12 +194,15 @@ def _decide(p, obs, mask, kinds, thresholds, sides, careful_at, stand, stand_ok,
 def play_turns(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFUSED, REW,  # type: ignore[no-untyped-def]
                IN_HAND, TB, idx, last, rewarded, actions, learner, hand, per_hand, seat_policy,
                bank_policy, split_roles, kinds, thresholds, sides, careful_at, stand, stand_ok,
-               play, play_ok, numbers, obs, values, probs, work, gained, left, observing, pub,
-               own, tab, views, nhands, current, status, side, hand_bank, bank, seen, stale,
-               dirty, error, ints, floats, half, wild_sums, wipe_dealt, wipe_empty, wiped, oh):
+               play, play_ok, numbers, obs, values, probs, work, rows, rows_seen, gained, left,
+               observing, pub, own, tab, views, nhands, current, status, side, hand_bank, bank,
+               seen, stale, dirty, error, ints, floats, half, wild_sums, wipe_dealt, wipe_empty,
+               wiped, oh):
     """:meth:`TableTurns.play`'s loop (module docstring), one table per iteration, each thread
-    deciding in its own scratch row (``obs``, ``values``, ``probs``, ``work``); called by
-    :meth:`envs.batch.engine.BatchEngine.run_turns`, which passes the batch's arrays."""
+    deciding in its own scratch row (``obs``, ``values``, ``probs``, ``work``) and writing
+    each move's rows to its own row buffer (``rows``; the observer reads it as
+    ``rows_seen[thread]``); called by :meth:`envs.batch.engine.BatchEngine.run_turns`,
+    which passes the batch's arrays."""
     clear_rows(T, last)
     clear_rewards(REW, rewarded)
     pack_observer(oh, pub, own, tab, views, nhands, current, status, side, hand_bank, bank, seen,
@@ -199,17 +211,18 @@ def play_turns(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFUSE
     num_seats = SE.shape[1]
     size = MASK.shape[1]
     for i in prange(idx.shape[0]):
-        prefetch_ahead(idx, i, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, observing, pub, own,
-                       tab, views, seen)
-        t = idx[i]
         k = get_thread_id()
+        mine = rows_seen[k]
+        prefetch_ahead(idx, i, T, SE, HF, CD, PILE, DISC, RNG, rows, MASK, observing, pub, own,
+                       tab, views, seen)  # rows: the threads' own buffers, in cache already
+        t = idx[i]
         tb = TB[t]
-        pack_table(tb, r, lad, T[t], SE[t], HF[t], CD[t], PILE[t], DISC[t], RNG[t], ROWS[t])
+        pack_table(tb, r, lad, T[t], SE[t], HF[t], CD[t], PILE[t], DISC[t], RNG[t], rows[k])
         me = learner[t]
         total = 0.0
         left[i] = False
         if actions[i] >= 0:
-            step_one(tb, t, actions[i], r, T, SE, ROWS, MASK, OVER_, REFUSED, REW, IN_HAND,
+            step_one(tb, t, actions[i], r, T, SE, mine, MASK, OVER_, REFUSED, REW, IN_HAND,
                      observing, pub, tab, ints, floats, oh)
             total += REW[t, me]
         while not OVER_[t] and T[t, T_ACTOR] != me and not (per_hand
@@ -223,8 +236,9 @@ def play_turns(r, lad, T, SE, HF, CD, PILE, DISC, RNG, ROWS, MASK, OVER_, REFUSE
             if a < 0 or a >= size or MASK[t, a] == 0:
                 left[i] = True
                 break
-            step_one(tb, t, a, r, T, SE, ROWS, MASK, OVER_, REFUSED, REW, IN_HAND, observing,
+            step_one(tb, t, a, r, T, SE, mine, MASK, OVER_, REFUSED, REW, IN_HAND, observing,
                      pub, tab, ints, floats, oh)
             total += REW[t, me]
         gained[i] = total
+        T[t, T_ROWS] = 0  # its rows were the thread's
     return first_overflow(T, idx)

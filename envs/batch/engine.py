@@ -249,12 +249,13 @@ class BatchEngine:
         arrays; like ``step_tables`` it first zeroes the rows and rewards of the
         previous call's tables (``kernels.clear_rows``, ``kernels.clear_rewards``),
         moves each table only by legal actions through ``kernels.step_one``, and
-        returns the first table whose rows overflowed, or -1. Afterwards each table
-        holds the rows and rewards of its last move only: so this needs an engine
-        that keeps neither episode logs (``record``) nor hand histories
-        (``information_state``), which read every move's rows, and that observes
-        (the kernel feeds the observer at every move). The VecEnv's opponents play
-        through it (:mod:`agents.batch_turns`).
+        returns the first table whose rows overflowed, or -1. Afterwards a table
+        holds the rewards of its last move and at most its rows (the VecEnv's turns
+        keep none: each move's rows go to a scratch row of the thread, where the
+        observer reads them at once): so this needs an engine that keeps neither
+        episode logs (``record``) nor hand histories (``information_state``), which
+        read every move's rows, and that observes (the kernel feeds the observer at
+        every move). The VecEnv's opponents play through it (:mod:`agents.batch_turns`).
         """
         if self.record or self._information_state or self._observer is None:
             raise ValueError("run_turns needs a BatchEngine with observe=True, record=False and "
