@@ -55,15 +55,14 @@ from envs.batch.jit_cache import CONSTANTS, refresh
 from envs.batch.table_jit import table_jit
 from envs import actions as A
 from envs.cards import NUM_RANKS, SEVEN_AND_HALF
-from envs.engine import AUCTION, BANK, BET, SELL, SIDE_BET, TRANSFER
 from envs.hands import DECLARED, STOOD
 from envs.observation import GLOBAL_FIELDS, GLOBAL_SIZE, SEAT_BLOCK, SEAT_FIELDS, TOTAL_SCALE
+from envs.phases import AUCTION, BANK, BET, SELL, SIDE_BET, TRANSFER
 from envs.rulebook import FUSILAR_PAYS
 
 _AGENTS: Final = Path(__file__).resolve().parent
 POLICY_SOURCES: Final = (Path(__file__).resolve(), _AGENTS / "heuristics.py",
                          _AGENTS.parent / "envs" / "observation.py",
-                         _AGENTS.parent / "envs" / "engine.py",
                          _AGENTS.parent / "envs" / "batch" / "table_jit.py", *CONSTANTS)
 """The files this module's kernels are compiled from (their constants and code): a change to
 one clears the kernels' cache (:func:`envs.batch.jit_cache.refresh`), which numba alone
