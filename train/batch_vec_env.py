@@ -232,9 +232,7 @@ class BatchSeatVecEnv(VecEnv):
         infos: list[dict[str, Any]] = [{"action_mask": mask} for mask in self._mask_rows]
         if ended.size:
             for t, last, mask in zip(ended.tolist(), terminal, terminal_masks):
-                info = infos[t]
-                info["action_mask"] = mask
-                info["terminal_observation"] = last
+                infos[t] = {"action_mask": mask, "terminal_observation": last}
         for t in np.flatnonzero(illegal).tolist():
             infos[t]["illegal_action"] = int(acts[t])
         return obs, rewards.astype(np.float32), dones, infos
@@ -316,6 +314,8 @@ class BatchSeatVecEnv(VecEnv):
             return np.full(len(among), choice, dtype=np.int64)
         counts = among.sum(axis=1)
         picks = self._rng.integers(counts)
+        if among.all():  # every seat a choice: the pick is the seat
+            return picks.astype(np.int64)
         ranks = np.cumsum(among, axis=1) - 1
         return np.argmax(among & (ranks == picks[:, None]), axis=1).astype(np.int64)
 
