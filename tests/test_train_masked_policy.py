@@ -111,3 +111,40 @@ def test_the_cheap_probabilities_give_the_same_bits_as_exp_of_the_masked_log_sof
     probs = cheap._probs(log_probs, legal)
     assert th.equal(probs.view(th.int32), log_probs.exp().view(th.int32))
     assert (probs[~masks] == 0).all()
+
+
+@pytest.mark.parametrize("net_arch", [[16, 16], []])
+def test_gathered_first_layers_match_the_dense_ones_on_sparse_inputs(net_arch: list[int]
+                                                                      ) -> None:
+    """``gather_active_inputs`` (the information-state stages): the loss terms and every
+    gradient match the dense layers', and a column no row sets gets a zero gradient."""
+    wide = spaces.Box(0.0, 1.0, (300,), np.float32)
+    rng = np.random.default_rng(9)
+    obs = np.zeros((500, 300), np.float32)
+    used = rng.choice(300, size=25, replace=False)  # the columns any row sets
+    obs[:, used] = (rng.random((500, 25)) < 0.2) * rng.integers(1, 4, (500, 25))
+    masks = rng.random((500, ACTIONS.n)) < 0.5
+    masks[np.arange(500), rng.integers(ACTIONS.n, size=500)] = True
+    actions = th.as_tensor([rng.choice(np.flatnonzero(row)) for row in masks])
+    th.manual_seed(0)
+    policy = MaskedMlpPolicy(wide, ACTIONS, lambda _: 1e-4, net_arch=net_arch)
+
+    def terms_and_grads(gather: bool) -> tuple[list[th.Tensor], list[th.Tensor]]:
+        policy.gather_active_inputs = gather
+        policy.zero_grad()
+        terms = policy.evaluate_actions(th.as_tensor(obs), actions, th.as_tensor(masks))
+        values, log_prob, entropy = terms
+        assert entropy is not None
+        (values.mean() + log_prob.mean() - 0.01 * entropy.mean()).backward()
+        return ([t.detach() for t in (values, log_prob, entropy)],
+                [p.grad.clone() for p in policy.parameters() if p.grad is not None])
+
+    dense_terms, dense_grads = terms_and_grads(gather=False)
+    gathered_terms, gathered_grads = terms_and_grads(gather=True)
+    for d, g in zip(dense_terms + dense_grads, gathered_terms + gathered_grads):
+        np.testing.assert_allclose(g.numpy(), d.numpy(), rtol=1e-5, atol=1e-6)
+    if net_arch:
+        first = policy.mlp_extractor.policy_net[0].weight.grad
+        unused = np.setdiff1d(np.arange(300), used)
+        assert first is not None and (first[:, unused] == 0).all()
+        assert (first[:, used] != 0).any()

@@ -18,6 +18,15 @@ entries set to ``log p = 0`` before and ``p = 0`` after (by multiplying with
 the mask as 0/1): the same bits as ``exp`` of the masked log-probabilities,
 which underflow to 0, but torch's CPU ``exp`` takes a slow path on arguments
 that underflow, and it took ten times longer than on the legal entries.
+On the information state (thousands of numbers, nearly all zero: most of them
+stand for plays a hand rarely or never reaches) the first layer of the actor and
+of the critic can be computed from the columns that are non-zero somewhere in
+the batch (``gather_active_inputs``, which :func:`train.ppo.train_stage` sets for
+information-state stages): a zero input adds nothing to a layer's output, and its
+weights' gradient is zero, so the result is the same up to the order in which
+floats are summed (the last bits, not the bits of the dense product), and the
+layer's matrix products shrink by the share of columns that are never set.
+
 The layers, their names and the state dict are the parent's, so a saved
 model loads into either class and :class:`agents.learned.LearnedAgent` reads
 it the same way; ``predict`` and ``get_distribution`` stay the parent's.
@@ -38,6 +47,10 @@ _ILLEGAL_LOGIT = -1e8
 class MaskedMlpPolicy(MaskableActorCriticPolicy):
     """``MaskableActorCriticPolicy`` whose training and rollout passes skip the
     ``torch.distributions`` object (module docstring)."""
+
+    gather_active_inputs: bool = False
+    """Compute the first layers from the batch's non-zero input columns only (module
+    docstring); off, the layers are the parent's dense products, bit for bit."""
 
     def _masked_log_probs(self, latent_pi: th.Tensor, action_masks: np.ndarray | th.Tensor | None
                           ) -> tuple[th.Tensor, th.Tensor | None]:
@@ -61,10 +74,31 @@ class MaskedMlpPolicy(MaskableActorCriticPolicy):
     def _latents(self, obs: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
         features = self.extract_features(obs)
         if self.share_features_extractor:
+            if self.gather_active_inputs:
+                assert isinstance(features, th.Tensor)  # one extractor: one tensor
+                return self._gathered_latents(features)
             return self.mlp_extractor(features)
         pi_features, vf_features = features
         return (self.mlp_extractor.forward_actor(pi_features),
                 self.mlp_extractor.forward_critic(vf_features))
+
+    def _gathered_latents(self, features: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
+        """The actor's and the critic's latents with each first layer computed over the
+        columns of ``features`` that are non-zero in some row (module docstring)."""
+        # a column's sum of magnitudes is 0 only where every entry is (and NaN where one is)
+        columns = features.abs().sum(0).nonzero().squeeze(1)
+        active = features.index_select(1, columns)
+        latents = []
+        for net in (self.mlp_extractor.policy_net, self.mlp_extractor.value_net):
+            if not len(net):  # no hidden layers (net_arch = []): the features themselves
+                latents.append(features)
+                continue
+            first = net[0]
+            assert isinstance(first, th.nn.Linear)  # SB3's MlpExtractor starts with one
+            hidden = th.nn.functional.linear(active, first.weight.index_select(1, columns),
+                                             first.bias)
+            latents.append(net[1:](hidden))
+        return latents[0], latents[1]
 
     def forward(self, obs: th.Tensor, deterministic: bool = False,
                 action_masks: np.ndarray | None = None
