@@ -8,8 +8,10 @@ import signal
 import subprocess
 import sys
 import time
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -395,3 +397,29 @@ def test_subprocess_vectorisation_trains(tmp_path: Path, tiny_run_config: Callab
                  "--run-dir", str(run), "--set", "run.vec_env='subproc'"]) == 0
     assert (run / "player" / "model.zip").is_file()
     assert np.isfinite(json.loads((run / "player" / "stage.json").read_text())["env_share"])
+
+
+def test_the_information_state_stage_alone_gathers_its_inputs_and_repeats_for_a_seed(
+        tmp_path: Path, monkeypatch, tiny_run_config: Callable) -> None:
+    """The bank on the information state, and no other stage, computes its first layers
+    over the columns in use (``MaskedMlpPolicy.gather_active_inputs``); two runs of one
+    seed train it to the same bits."""
+    from envs.observer import observation_size
+    from train.masked_policy import MaskedMlpPolicy
+
+    widths: set[int] = set()
+    gathered = MaskedMlpPolicy._gathered_latents
+
+    def spy(self: MaskedMlpPolicy, features: Any) -> Any:
+        widths.add(features.shape[1])
+        return gathered(self, features)
+
+    monkeypatch.setattr(MaskedMlpPolicy, "_gathered_latents", spy)
+    tiny = str(tiny_run_config(tmp_path))
+    weights = []
+    for name in ("one", "two"):
+        assert main(["train", "bank", "--config", tiny, "--run-dir", str(tmp_path / name)]) == 0
+        with zipfile.ZipFile(tmp_path / name / "bank-information-state" / "model.zip") as z:
+            weights.append(z.read("policy.pth"))
+    assert len(widths) == 1 and widths.pop() > observation_size(2)  # the information state
+    assert weights[0] == weights[1]

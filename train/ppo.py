@@ -414,8 +414,8 @@ def train_stage(stage_dir: Path, role: str, config: TrainConfig,
         if copy_from is not None:
             copy_observation_model(model, copy_from, observation_size(config.table.num_seats))
             log(f"  {stage_dir.name}: starting from the weights of {copy_from}")
-    # the information state's first layers over its non-zero columns (train.masked_policy)
-    model.policy.gather_active_inputs = observation_type == INFORMATION_STATE
+    if isinstance(model.policy, MaskedMlpPolicy):  # an information state's first layers
+        model.policy.gather_active_inputs = observation_type == INFORMATION_STATE
     remaining = max(timesteps - done_steps, 0)
     callback = StageCallback(stage_dir, role, config, baselines, table_players, env,
                              observation_type)
