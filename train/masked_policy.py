@@ -18,6 +18,7 @@ entries set to ``log p = 0`` before and ``p = 0`` after (by multiplying with
 the mask as 0/1): the same bits as ``exp`` of the masked log-probabilities,
 which underflow to 0, but torch's CPU ``exp`` takes a slow path on arguments
 that underflow, and it took ten times longer than on the legal entries.
+
 On the information state (thousands of numbers, nearly all zero: most of them
 stand for plays a hand rarely or never reaches) the first layer of the actor and
 of the critic can be computed from the columns that are non-zero somewhere in
