@@ -33,6 +33,8 @@ __all__ = ["IndexedRolloutBuffer"]
 _TABLE_MAJOR = ("actions", "values", "log_probs", "advantages", "returns")
 """The narrow fields, flattened table-major as the parent does (``PPO.train`` reads
 ``values`` and ``returns`` in that order after the update)."""
+_STEP_MAJOR = ("observations", "action_masks")
+"""The wide fields, read in the order they were collected (module docstring)."""
 
 
 class IndexedRolloutBuffer(MaskableRolloutBuffer):
@@ -59,7 +61,7 @@ class IndexedRolloutBuffer(MaskableRolloutBuffer):
             self.generator_ready = True
         if self._flat is None:
             self._flat = {name: th.from_numpy(getattr(self, name)) for name in _TABLE_MAJOR}
-            for name in ("observations", "action_masks"):
+            for name in _STEP_MAJOR:
                 array = getattr(self, name)
                 self._flat[name] = th.from_numpy(array.reshape(rows, *array.shape[2:]))
         size = batch_size or rows
@@ -73,8 +75,7 @@ class IndexedRolloutBuffer(MaskableRolloutBuffer):
         step_major = (table_major % self.buffer_size) * self.n_envs \
             + table_major // self.buffer_size
         f = self._flat
-        obs, masks = (f[name].index_select(0, step_major)
-                      for name in ("observations", "action_masks"))
+        obs, masks = (f[name].index_select(0, step_major) for name in _STEP_MAJOR)
         actions, values, log_probs, advantages, returns = (
             f[name].index_select(0, table_major) for name in _TABLE_MAJOR)
         samples = (obs, actions, values.flatten(), log_probs.flatten(), advantages.flatten(),
