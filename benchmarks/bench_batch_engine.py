@@ -28,6 +28,8 @@ from pathlib import Path
 
 import numpy as np
 
+from evaluate.arguments import positive_float
+
 ROOT = Path(__file__).resolve().parent.parent
 
 _START = """
@@ -107,7 +109,7 @@ def steps_per_second(engine, seconds: float, observe: bool) -> tuple[float, floa
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    parser.add_argument("--seconds", type=positive_float, default=3.0, help="time per measurement")
     parser.add_argument("--observe", action="store_true",
                         help="also build every actor's observation each step")
     parser.add_argument("--cold", action="store_true",

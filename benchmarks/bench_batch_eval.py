@@ -41,6 +41,7 @@ import time
 from agents import make_agent
 from envs.batch.engine import BatchEngine
 from evaluate import ev
+from evaluate.arguments import positive_int
 from evaluate.batch_eval import BLOCK_TABLES, play_tables
 
 RULES, SEATS, TABLE_HANDS = "catalan", 2, 10
@@ -114,13 +115,13 @@ def command_seconds(hands: int, cache: str) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--hands", type=int, default=2_000_000,
+    parser.add_argument("--hands", type=positive_int, default=2_000_000,
                         help="hands of the batch runs and of sette evaluate")
-    parser.add_argument("--generic-hands", type=int, default=200_000)
-    parser.add_argument("--scalar-hands", type=int, default=20_000)
-    parser.add_argument("--openspiel-hands", type=int, default=20_000)
-    parser.add_argument("--tournament-hands", type=int, default=100_000)
-    parser.add_argument("--tournament-scalar-hands", type=int, default=5_000)
+    parser.add_argument("--generic-hands", type=positive_int, default=200_000)
+    parser.add_argument("--scalar-hands", type=positive_int, default=20_000)
+    parser.add_argument("--openspiel-hands", type=positive_int, default=20_000)
+    parser.add_argument("--tournament-hands", type=positive_int, default=100_000)
+    parser.add_argument("--tournament-scalar-hands", type=positive_int, default=5_000)
     args = parser.parse_args()
 
     scalar = scalar_rate(args.scalar_hands)

@@ -25,6 +25,8 @@ from typing import TYPE_CHECKING, Callable
 
 import numpy as np
 
+from evaluate.arguments import positive_float, positive_int
+
 if TYPE_CHECKING:
     from envs.batch import ScalarTables
 
@@ -71,9 +73,9 @@ def main() -> None:
     from envs.batch.observer import BatchObserver
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tables", type=int, default=4096)
-    parser.add_argument("--calls", type=int, default=6)
-    parser.add_argument("--seconds", type=float, default=2.0)
+    parser.add_argument("--tables", type=positive_int, default=4096)
+    parser.add_argument("--calls", type=positive_int, default=6)
+    parser.add_argument("--seconds", type=positive_float, default=2.0)
     args = parser.parse_args()
     b = args.tables
     for seats in (2, 4):

@@ -21,6 +21,7 @@ import time
 import numpy as np
 
 from envs import sette_e_mezzo_v0
+from evaluate.arguments import positive_int
 
 
 def measure(environment, steps: int, seed: int = 0) -> tuple[float, float]:
@@ -47,7 +48,7 @@ def measure(environment, steps: int, seed: int = 0) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--steps", type=int, default=60_000)
+    parser.add_argument("--steps", type=positive_int, default=60_000)
     parser.add_argument("--presets", nargs="*",
                         default=["catalan", "catalan_house", "spanish", "spanish_full", "pagat"])
     args = parser.parse_args()

@@ -24,12 +24,13 @@ from envs.batch.kernels_fused import FIELDS, HANDS, play_thresholds
 from envs.batch.kernels_headsup import play_headsup
 from envs.rules import Rules
 from envs.single_seat import fixed_bank_rules
+from evaluate.arguments import positive_int
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--tables", type=int, default=20000)
-    parser.add_argument("--hands", type=int, default=100, help="hands per table (max_hands)")
+    parser.add_argument("--tables", type=positive_int, default=20000)
+    parser.add_argument("--hands", type=positive_int, default=100, help="hands per table (max_hands)")
     parser.add_argument("--fixed-bank", action="store_true", help="the fixed-bank form of catalan")
     args = parser.parse_args()
     rules = fixed_bank_rules("catalan") if args.fixed_bank else Rules.preset("catalan")

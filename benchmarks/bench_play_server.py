@@ -40,6 +40,7 @@ import httpx
 import numpy as np
 from websockets.asyncio.client import connect
 
+from evaluate.arguments import positive_float, positive_int
 from play.history import HistoryError, read_history, replay
 
 STALL_S = 15.0
@@ -147,10 +148,10 @@ def _lost_hands(played: Played, history_dir: Path) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--tables", type=int, default=50, help="tables in play at once")
-    parser.add_argument("--seconds", type=float, default=30.0,
+    parser.add_argument("--tables", type=positive_int, default=50, help="tables in play at once")
+    parser.add_argument("--seconds", type=positive_float, default=30.0,
                         help="open new tables for this long")
-    parser.add_argument("--hands", type=int, default=10, help="hands per table")
+    parser.add_argument("--hands", type=positive_int, default=10, help="hands per table")
     parser.add_argument("--seats", default="human,threshold:5.5,random",
                         help="one table's seats: 'human' is the simulated player (the first)")
     args = parser.parse_args(argv)

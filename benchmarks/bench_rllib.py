@@ -28,6 +28,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from evaluate.arguments import positive_int  # noqa: E402
+
 
 def train_once(args: argparse.Namespace, runners: int, out: Path) -> dict[str, Any]:
     """One run with ``runners`` env runners: its timings and where it was written."""
@@ -84,10 +86,10 @@ def evaluate(run: Path, args: argparse.Namespace) -> dict[str, Any]:
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--iterations", type=int, default=4)
-    p.add_argument("--runners", type=int, nargs="+", default=[1, 2])
-    p.add_argument("--tables", type=int, default=32)
-    p.add_argument("--hands", type=int, default=20000)
+    p.add_argument("--iterations", type=positive_int, default=4)
+    p.add_argument("--runners", type=positive_int, nargs="+", default=[1, 2])
+    p.add_argument("--tables", type=positive_int, default=32)
+    p.add_argument("--hands", type=positive_int, default=20000)
     p.add_argument("--rules", default="catalan")
     p.add_argument("--seats", type=int, default=4)
     p.add_argument("--seed", type=int, default=0)

@@ -28,6 +28,7 @@ import numpy as np
 
 import envs  # noqa: F401  (registers the views)
 from agents import make_agent
+from evaluate.arguments import positive_float, positive_int
 
 
 def steps_per_second(env: gym.Env, pick, seconds: float) -> float:
@@ -82,10 +83,10 @@ def _runs(rates: list[float]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=3.0, help="length of one measurement")
-    parser.add_argument("--repeats", type=int, default=3,
+    parser.add_argument("--seconds", type=positive_float, default=3.0, help="length of one measurement")
+    parser.add_argument("--repeats", type=positive_int, default=3,
                         help="measurements of each env, alternating; the best of each is compared")
-    parser.add_argument("--ppo-steps", type=int, default=30_000)
+    parser.add_argument("--ppo-steps", type=positive_int, default=30_000)
     args = parser.parse_args()
     import torch
 

@@ -52,6 +52,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from evaluate.arguments import positive_float, positive_int
 from train.batch_vec_env import BatchSeatVecEnv
 from train.config import TrainConfig
 from train.ppo import frozen_heap, make_vec_env, new_model
@@ -169,14 +170,14 @@ def ppo_rate(config: TrainConfig, steps: int) -> tuple[float, float, float, floa
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--tables", type=int, default=4096, help="tables of the batch VecEnv")
-    parser.add_argument("--seconds", type=float, default=5.0,
+    parser.add_argument("--tables", type=positive_int, default=4096, help="tables of the batch VecEnv")
+    parser.add_argument("--seconds", type=positive_float, default=5.0,
                         help="length of one environment measurement")
-    parser.add_argument("--ppo-steps", type=int, default=400_000,
+    parser.add_argument("--ppo-steps", type=positive_int, default=400_000,
                         help="MaskablePPO steps on the batch of tables")
-    parser.add_argument("--scalar-steps", type=int, default=40_000,
+    parser.add_argument("--scalar-steps", type=positive_int, default=40_000,
                         help="MaskablePPO steps on the scalar views (a former default)")
-    parser.add_argument("--before-steps", type=int, default=100_000,
+    parser.add_argument("--before-steps", type=positive_int, default=100_000,
                         help="MaskablePPO steps on 256 tables (the default before this one)")
     args = parser.parse_args()
 

@@ -24,12 +24,13 @@ TESTS = Path(__file__).resolve().parents[1] / "tests"
 if str(TESTS) not in sys.path:
     sys.path.insert(0, str(TESTS))
 
+from evaluate.arguments import positive_int  # noqa: E402
 from test_fuzz_rules import fuzz  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--combos", type=int, default=20000,
+    parser.add_argument("--combos", type=positive_int, default=20000,
                         help="valid rule combinations to play (default 20000)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the draw (default 1)")
     args = parser.parse_args(argv)

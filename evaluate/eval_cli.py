@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from envs.rules import MAX_SEATS, MIN_SEATS, PRESETS, SEATS_PER_DECK
+from evaluate.arguments import positive_int
 from evaluate.ev import ENGINES
 from evaluate.tournament import (Progress, TournamentConfig, group_entrants, parse_entrant,
                                  run_tournament, unique_labels)
@@ -31,16 +32,6 @@ from evaluate.variants import DEFAULT_BASELINES
 def _note(command: str) -> Callable[[str], None]:
     """Where a command says why it plays the scalar engine: one line on stderr."""
     return lambda message: print(f"sette {command}: {message}", file=sys.stderr)
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
-    return value
 
 
 def _progress(args: argparse.Namespace) -> Callable[[str, int], Progress] | None:
@@ -76,13 +67,13 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seats", type=int, default=2,
                    help=f"number of seats, {MIN_SEATS}..{MAX_SEATS} (more than {SEATS_PER_DECK} "
                         f"need decks >= 2; default 2, as sette train)")
-    p.add_argument("--hands", type=_positive, default=2000,
+    p.add_argument("--hands", type=positive_int, default=2000,
                    help="hands dealt per arrangement (default 2000)")
-    p.add_argument("--table-hands", type=_positive, default=10,
+    p.add_argument("--table-hands", type=positive_int, default=10,
                    help="hands per table before a fresh table (default 10)")
     p.add_argument("--fixed-bank", action="store_true",
                    help="keep the first bank for a whole table (no rotation)")
-    p.add_argument("--workers", type=_positive, default=1, help="processes (default 1)")
+    p.add_argument("--workers", type=positive_int, default=1, help="processes (default 1)")
     p.add_argument("--out", type=Path, help="also write tournament.md, tournament.json, "
                                             "ev.png and strategy maps into this folder")
     p.set_defaults(func=_evaluate)
@@ -101,7 +92,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                                         + ")")
     v.add_argument("--seats", type=int, nargs="+", default=[2, 4],
                    help="seat counts to simulate (default 2 4)")
-    v.add_argument("--hands", type=_positive, default=20000,
+    v.add_argument("--hands", type=positive_int, default=20000,
                    help="hands per rule set and seat count (default 20000)")
     v.add_argument("--run", type=Path, action="append", default=[], metavar="RUN_DIR",
                    help="a training run whose learned player and bank are measured too")
@@ -114,13 +105,13 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                    help="training run folders (made by sette train)")
     r.add_argument("--out", type=Path, default=Path("report"),
                    help="folder to write (default: report)")
-    r.add_argument("--hands", type=_positive, default=2000,
+    r.add_argument("--hands", type=positive_int, default=2000,
                    help="tournament hands per arrangement (default 2000)")
     r.add_argument("--baselines", nargs="+", default=["threshold:5.5", "careful"],
                    metavar="SPEC", help="baseline agents (default threshold:5.5 careful)")
     r.add_argument("--no-variants", dest="variants", action="store_false",
                    help="leave out the rule-variant table")
-    r.add_argument("--variant-hands", type=_positive, default=4000,
+    r.add_argument("--variant-hands", type=positive_int, default=4000,
                    help="hands per preset and seat count in the variant table (default 4000)")
     r.add_argument("--variant-baselines", "--variant-baseline", nargs="+",
                    default=list(DEFAULT_BASELINES), metavar="SPEC",
@@ -138,7 +129,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                    help="bank the learned player meets there (default threshold:5.5)")
     r.add_argument("--br-player", metavar="SPEC", default="threshold:5.5",
                    help="player the learned bank meets there (default threshold:5.5)")
-    r.add_argument("--workers", type=_positive, default=1, help="processes (default 1)")
+    r.add_argument("--workers", type=positive_int, default=1, help="processes (default 1)")
     r.set_defaults(func=_report)
 
 
