@@ -116,3 +116,93 @@ def test_above_every_baseline_needs_the_whole_interval() -> None:
     level = results.versus_strongest((base + noise, hands), (base, hands))
     assert not level["above_baselines"]
     assert abs(level["vs_baselines"]) < level["vs_baselines_ci"]
+
+
+# ------------------------------------------------------------ the command's arguments
+def _run_dir(path: Path, command: str = "all", seats: int = 2, finished: bool = True) -> Path:
+    """A run directory as ``sette train`` leaves it (config and record; no models trained:
+    the checks read only these), finished when its record lists models."""
+    from train.config import TrainConfig
+    from train.pipeline import RUN_FILE, new_run
+
+    config = TrainConfig()
+    config.table.num_seats = seats
+    new_run(command, config, path)
+    if finished:
+        record = json.loads((path / RUN_FILE).read_text(encoding="utf-8"))
+        record["models"] = {"player": "player/model.zip"}
+        (path / RUN_FILE).write_text(json.dumps(record), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--run", "2"], "--run takes SEATS=RUN_DIR, such as 2=runs/NAME; got '2'"),
+    (["--run", "two=runs/x"], "--run takes SEATS=RUN_DIR"),
+    (["--run", "2=missing"], "--run 2=missing: run directory 'missing' does not exist"),
+    (["--run", "2=four"], "'four' trained at 4 seats, not 2"),
+    (["--run", "2=player"], "'player' is a 'sette train player' run; the results table "
+                            "needs a whole run"),
+    (["--run", "2=stopped"], "'stopped' has not finished training; continue it with: "
+                             "sette train --resume stopped"),
+    (["--seats", "4", "--run", "2=done"], "--run 2=done: 2 seats is not a table of --seats 4"),
+    (["--run", "2=done", "--run", "2=done"], "2 seats already has the run 'done'"),
+    (["--seats", "2", "2"], "--seats names a table twice: 2 2"),
+    (["--seats", "9"], "num_seats=9 is out of range"),
+    (["--hands", "0"], "argument --hands: 0 must be at least 1"),
+])
+def test_bad_arguments_are_named_before_anything_runs(tmp_path: Path, monkeypatch, capsys,
+                                                      args: list[str], message: str) -> None:
+    """Every bad argument is a usage error naming it (exit status 2), before a run is
+    trained or a hand played: no directory is made under ``--out``."""
+    monkeypatch.chdir(tmp_path)
+    _run_dir(tmp_path / "done")
+    _run_dir(tmp_path / "four", seats=4)
+    _run_dir(tmp_path / "player", command="player")
+    _run_dir(tmp_path / "stopped", finished=False)
+    monkeypatch.setattr(results, "evaluate_run", pytest.fail)
+    with pytest.raises(SystemExit) as stop:
+        results.main([*args, "--out", "out"])
+    assert stop.value.code == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_table_whose_run_directory_is_taken_is_refused(tmp_path: Path, capsys) -> None:
+    """A table to train whose directory under ``--out`` already holds a run (an earlier
+    ``train.results`` stopped) is refused up front, saying how to go on."""
+    _run_dir(tmp_path / "catalan-4seats", seats=4, finished=False)
+    with pytest.raises(SystemExit):
+        results.main(["--seats", "4", "--out", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert "catalan-4seats' already holds a run: evaluate it with --run 4=DIR" in err
+
+
+def test_given_runs_alone_are_evaluated_without_training(tmp_path: Path, monkeypatch,
+                                                         capsys) -> None:
+    """``--run 2=RUN`` without ``--seats`` measures that run and trains no other table."""
+    run = _run_dir(tmp_path / "done")
+    measured: list[Path] = []
+
+    def evaluate(run_dir: Path, *args: object, **kwargs: object) -> dict:
+        measured.append(run_dir)
+        return {"run": str(run_dir)}
+
+    monkeypatch.setattr(results, "evaluate_run", evaluate)
+    monkeypatch.setattr(results, "new_run", pytest.fail)
+    monkeypatch.setattr(results, "markdown", lambda found, *rest: f"{len(found)} table")
+    assert results.main(["--run", f"2={run}", "--out", str(tmp_path / "out")]) == 0
+    assert measured == [run]
+    assert (tmp_path / "out" / "results.md").read_text(encoding="utf-8") == "1 table\n"
+
+
+def test_the_wall_time_of_a_run_with_a_killed_start_is_a_lower_bound() -> None:
+    """A start that was killed left no time in ``run.json``: the table's wall time is then
+    the sum of the others and says it is at least that; a resumed run says its starts."""
+    one = {"train_wall_s": 600.0, "total_s": 606.0, "starts": 1, "untimed_starts": 0}
+    assert results._wall_time(one) == "10.0 min (10.1 min with its closing table)"
+    resumed = {**one, "starts": 2}
+    assert results._wall_time(resumed).endswith(" over 2 starts")
+    killed = {**one, "starts": 2, "untimed_starts": 1}
+    assert results._wall_time(killed) == ("at least 10.0 min (10.1 min with its closing "
+                                          "table): 2 starts, 1 of them killed, whose time "
+                                          "was not recorded")

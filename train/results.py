@@ -2,10 +2,12 @@
 
     python -m train.results                      # train both tables, then evaluate
     python -m train.results --run 2=RUN2 --run 4=RUN4   # evaluate existing runs
+    python -m train.results --seats 2 --run 2=RUN2 --no-exact   # one table, no solver
 
-For each table (``catalan``, 2 seats and 4 seats) it runs the default
-``sette train`` pipeline (unless given a finished run), then measures on the
-same deals (common random numbers):
+For each table (``catalan``, 2 seats and 4 seats; ``--seats`` chooses, and
+without it the tables of ``--run`` when given) it runs the default ``sette
+train`` pipeline (unless given a finished run of that table), then measures on
+the same deals (common random numbers):
 
 * players against the table-reading bank (``reader``; other player seats
   ``careful``): every threshold player ``t`` in 3.5…7, the careful heuristic
@@ -34,6 +36,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -43,14 +46,17 @@ from typing import Any
 import numpy as np
 
 from agents import make_agent
+from evaluate.arguments import positive_int
 from evaluate.ev import ENGINES, compare, paired_difference, ratio_estimate
 from evaluate.workers import process_pool
-from train.config import TrainConfig
+from train.config import ConfigError, TrainConfig, validate
 from train.exact_gaps import exact_gaps
 from train.exact_gaps import markdown as exact_markdown
-from train.pipeline import Run, new_run, open_run
+from train.pipeline import RUN_FILE, Run, new_run, open_run
 
 TOLERANCE = 0.005
+DEFAULT_SEATS = (2, 4)
+"""The tables trained and measured when neither ``--seats`` nor ``--run`` says."""
 ROLES: dict[str, tuple[str, str | None]] = {"player": ("reader", "careful"),
                                              "bank": ("careful", None)}
 
@@ -103,6 +109,9 @@ def evaluate_run(run_dir: Path, hands: int, screen_hands: int, pool: ProcessPool
     out: dict[str, Any] = {"run": str(run_dir), "num_seats": table.num_seats,
                            "rules": table.rules, "train_wall_s": record.get("wall_s"),
                            "total_s": record.get("total_s"),
+                           "starts": len(record.get("starts", [])),
+                           "untimed_starts": sum(start.get("train_s") is None
+                                                 for start in record.get("starts", [])),
                            "hands": hands}
     for role, (against, _players) in ROLES.items():
         base = (role, table.rules, table.num_seats)
@@ -138,9 +147,26 @@ def evaluate_run(run_dir: Path, hands: int, screen_hands: int, pool: ProcessPool
     return out
 
 
+def _wall_time(result: dict[str, Any]) -> str:
+    """A run's training wall time, summed over its starts (``sette train --resume``); a start
+    that was killed left no time (:meth:`train.pipeline.Run.execute`), so the sum is then
+    a lower bound and says so."""
+    text = f"{result['train_wall_s'] / 60:.1f} min"
+    if result.get("total_s"):
+        text += f" ({result['total_s'] / 60:.1f} min with its closing table)"
+    starts, untimed = result.get("starts", 1), result.get("untimed_starts", 0)
+    if untimed:
+        text = (f"at least {text}: {starts} starts, {untimed} of them killed, whose time "
+                f"was not recorded")
+    elif starts > 1:
+        text += f" over {starts} starts"
+    return text
+
+
 def markdown(results: list[dict[str, Any]], hands: int, screen_hands: int) -> str:
     """The table of docs/RESULTS.md."""
-    lines = [f"EV per hand in units of `min_bet` on `catalan`, {hands:,} hands per candidate "
+    rules = " and ".join(dict.fromkeys(f"`{r['rules']}`" for r in results))
+    lines = [f"EV per hand in units of `min_bet` on {rules}, {hands:,} hands per candidate "
              f"(thresholds 3.5…7 screened on {screen_hands:,}), same deals for every "
              f"candidate; ± is the 95% interval; \"vs best\" is the paired difference to the "
              f"best threshold. Target: learned ≥ best threshold − {TOLERANCE}.", "",
@@ -167,10 +193,8 @@ def markdown(results: list[dict[str, Any]], hands: int, screen_hands: int) -> st
                              f"{row['ev']:+.4f} ± {row['ci']:.4f} | "
                              f"{row['vs_best']:+.4f} ± {row['vs_best_ci']:.4f} | {target} | "
                              f"{above} |")
-    walls = ", ".join(
-        f"{r['num_seats']} seats {r['train_wall_s'] / 60:.1f} min"
-        + (f" ({r['total_s'] / 60:.1f} min with its closing table)" if r.get("total_s") else "")
-        for r in results if r.get("train_wall_s"))
+    walls = ", ".join(f"{r['num_seats']} seats {_wall_time(r)}"
+                      for r in results if r.get("train_wall_s"))
     lines += ["", f"Wall time of `sette train` (player, bank, self-play): {walls}."]
     for res in results:
         if "exact" in res:
@@ -179,36 +203,100 @@ def markdown(results: list[dict[str, Any]], hands: int, screen_hands: int) -> st
     return "\n".join(lines)
 
 
+def _default_run(seats: int) -> TrainConfig:
+    """``sette train``'s defaults at a table of ``seats``: the run trained for a table
+    without ``--run``."""
+    config = TrainConfig()
+    config.table.num_seats = seats
+    return config
+
+
+def _train_dir(out: Path, seats: int) -> Path:
+    """Where the run trained for a table of ``seats`` goes."""
+    return out / f"catalan-{seats}seats"
+
+
+def _given_runs(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[int, Path]:
+    """The finished runs of ``--run SEATS=RUN_DIR``, checked before anything trains or plays,
+    with ``args.seats`` settled: without ``--seats`` the tables are the runs' when ``--run``
+    is given (nothing is trained), else 2 and 4. Each run names a table of ``--seats``, once,
+    and is a finished ``sette train`` run (command ``all``: the player, the bank and
+    self-play) of that many seats; the tables left are checked as
+    :func:`train.pipeline.new_run` will train them. Every problem is a usage error naming the
+    argument (``parser.error``: exit status 2)."""
+    given: dict[int, Path] = {}
+    for item in args.run:
+        count, sep, path = item.partition("=")
+        if not sep or not count.isdigit() or not path:
+            parser.error(f"--run takes SEATS=RUN_DIR, such as 2=runs/NAME; got {item!r}")
+        if int(count) in given:
+            parser.error(f"--run {item}: {count} seats already has the run "
+                         f"{str(given[int(count)])!r}")
+        given[int(count)] = Path(path)
+    if args.seats is None:
+        args.seats = sorted(given) if given else list(DEFAULT_SEATS)
+    elif len(set(args.seats)) != len(args.seats):
+        parser.error(f"--seats names a table twice: {' '.join(map(str, args.seats))}")
+    for seats, run_dir in given.items():
+        item = f"{seats}={run_dir}"
+        if seats not in args.seats:
+            parser.error(f"--run {item}: {seats} seats is not a table of --seats "
+                         f"{' '.join(map(str, args.seats))}; add it to --seats")
+        try:
+            command, config, record = open_run(run_dir)
+        except ValueError as exc:
+            parser.error(f"--run {item}: {exc}")
+        if command != "all":
+            parser.error(f"--run {item}: {str(run_dir)!r} is a 'sette train {command}' run; "
+                         f"the results table needs a whole run ('sette train', command all)")
+        if config.table.num_seats != seats:
+            parser.error(f"--run {item}: {str(run_dir)!r} trained at "
+                         f"{config.table.num_seats} seats, not {seats}")
+        if "models" not in record:
+            parser.error(f"--run {item}: {str(run_dir)!r} has not finished training; "
+                         f"continue it with: sette train --resume {shlex.quote(str(run_dir))}")
+    for seats in args.seats:
+        if seats in given:
+            continue
+        try:
+            validate(_default_run(seats), "all", source="--seats")
+        except ConfigError as exc:
+            parser.error(str(exc))
+        if (_train_dir(args.out, seats) / RUN_FILE).exists():
+            parser.error(f"{str(_train_dir(args.out, seats))!r} already holds a run: "
+                         f"evaluate it with --run {seats}=DIR (after 'sette train --resume "
+                         f"DIR' if it stopped), or choose another --out")
+    return given
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seats", type=int, nargs="+", default=[2, 4])
+    parser.add_argument("--seats", type=int, nargs="+",
+                        help="the tables, by their number of seats (default: the tables of "
+                             "--run when given, else 2 4)")
     parser.add_argument("--run", action="append", default=[], metavar="SEATS=RUN_DIR",
-                        help="evaluate this finished run for that table instead of training")
-    parser.add_argument("--hands", type=int, default=2_000_000)
-    parser.add_argument("--screen-hands", type=int, default=200_000)
+                        help="evaluate this finished run for that table instead of training "
+                             "one")
+    parser.add_argument("--hands", type=positive_int, default=2_000_000)
+    parser.add_argument("--screen-hands", type=positive_int, default=200_000)
     parser.add_argument("--no-exact", action="store_true",
                         help="skip the exact heads-up gaps (the solver's part: minutes)")
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=positive_int, default=2)
     parser.add_argument("--out", type=Path, default=Path("runs/results"))
     parser.add_argument("--engine", choices=ENGINES, default="auto",
                         help="batch: the compiled batch engine; scalar: one table after "
                              "another; auto (default): batch where the rules and agents allow "
                              "— the same numbers either way")
     args = parser.parse_args(argv)
-    given = {}
-    for item in args.run:
-        seats, _, path = item.partition("=")
-        given[int(seats)] = Path(path)
+    given = _given_runs(parser, args)
     args.out.mkdir(parents=True, exist_ok=True)
     run_dirs = {}
     for seats in args.seats:
         if seats in given:
             run_dirs[seats] = given[seats]
             continue
-        config = TrainConfig()
-        config.table.num_seats = seats
-        run_dir = new_run("all", config, args.out / f"catalan-{seats}seats")
+        run_dir = new_run("all", _default_run(seats), _train_dir(args.out, seats))
         _c, config, record = open_run(run_dir)
         Run(run_dir, config, record).execute("all")
         run_dirs[seats] = run_dir
