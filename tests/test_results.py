@@ -120,8 +120,9 @@ def test_above_every_baseline_needs_the_whole_interval() -> None:
 
 # ------------------------------------------------------------ the command's arguments
 def _run_dir(path: Path, command: str = "all", seats: int = 2, finished: bool = True) -> Path:
-    """A run directory as ``sette train`` leaves it (config and record; no models trained:
-    the checks read only these), finished when its record lists models."""
+    """A run directory as ``sette train`` leaves it: its config and record, and when
+    ``finished`` the record's models, whose file is an empty stand-in (the checks look only
+    for the file; nothing is trained or played)."""
     from train.config import TrainConfig
     from train.pipeline import RUN_FILE, new_run
 
@@ -132,6 +133,8 @@ def _run_dir(path: Path, command: str = "all", seats: int = 2, finished: bool = 
         record = json.loads((path / RUN_FILE).read_text(encoding="utf-8"))
         record["models"] = {"player": "player/model.zip"}
         (path / RUN_FILE).write_text(json.dumps(record), encoding="utf-8")
+        (path / "player").mkdir()
+        (path / "player" / "model.zip").write_bytes(b"")
     return path
 
 
@@ -146,6 +149,8 @@ def _run_dir(path: Path, command: str = "all", seats: int = 2, finished: bool = 
                              "sette train --resume stopped"),
     (["--seats", "4", "--run", "2=done"], "--run 2=done: 2 seats is not a table of --seats 4"),
     (["--run", "2=done", "--run", "2=done"], "2 seats already has the run 'done'"),
+    (["--run", "2=lost"], "--run 2=lost: the run's model files are missing: player "
+                          "('lost/player/model.zip')"),
     (["--seats", "2", "2"], "--seats names a table twice: 2 2"),
     (["--seats", "9"], "num_seats=9 is out of range"),
     (["--hands", "0"], "argument --hands: 0 must be at least 1"),
@@ -159,6 +164,7 @@ def test_bad_arguments_are_named_before_anything_runs(tmp_path: Path, monkeypatc
     _run_dir(tmp_path / "four", seats=4)
     _run_dir(tmp_path / "player", command="player")
     _run_dir(tmp_path / "stopped", finished=False)
+    (_run_dir(tmp_path / "lost") / "player" / "model.zip").unlink()
     monkeypatch.setattr(results, "evaluate_run", pytest.fail)
     with pytest.raises(SystemExit) as stop:
         results.main([*args, "--out", "out"])

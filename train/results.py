@@ -255,6 +255,11 @@ def _given_runs(parser: argparse.ArgumentParser, args: argparse.Namespace) -> di
         if "models" not in record:
             parser.error(f"--run {item}: {str(run_dir)!r} has not finished training; "
                          f"continue it with: sette train --resume {shlex.quote(str(run_dir))}")
+        missing = [f"{name} ({str(run_dir / file)!r})" for name, file in record["models"].items()
+                   if not (run_dir / file).is_file()]
+        if missing:
+            parser.error(f"--run {item}: the run's model files are missing: "
+                         f"{', '.join(missing)}")
     for seats in args.seats:
         if seats in given:
             continue
