@@ -275,7 +275,7 @@ def _given_runs(parser: argparse.ArgumentParser, args: argparse.Namespace) -> di
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m train.results", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seats", type=int, nargs="+",
                         help="the tables, by their number of seats (default: the tables of "
