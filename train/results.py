@@ -106,12 +106,12 @@ def evaluate_run(run_dir: Path, hands: int, screen_hands: int, pool: ProcessPool
             print(f"train.results: {table.rules}: {reason} — playing the scalar engine",
                   file=sys.stderr)
     models = record.get("models", {})
+    starts = record.get("starts", [])
     out: dict[str, Any] = {"run": str(run_dir), "num_seats": table.num_seats,
                            "rules": table.rules, "train_wall_s": record.get("wall_s"),
                            "total_s": record.get("total_s"),
-                           "starts": len(record.get("starts", [])),
-                           "untimed_starts": sum(start.get("train_s") is None
-                                                 for start in record.get("starts", [])),
+                           "starts": len(starts),
+                           "untimed_starts": sum(start.get("train_s") is None for start in starts),
                            "hands": hands}
     for role, (against, _players) in ROLES.items():
         base = (role, table.rules, table.num_seats)
@@ -154,7 +154,7 @@ def _wall_time(result: dict[str, Any]) -> str:
     text = f"{result['train_wall_s'] / 60:.1f} min"
     if result.get("total_s"):
         text += f" ({result['total_s'] / 60:.1f} min with its closing table)"
-    starts, untimed = result.get("starts", 1), result.get("untimed_starts", 0)
+    starts, untimed = result["starts"], result["untimed_starts"]
     if untimed:
         text = (f"at least {text}: {starts} starts, {untimed} of them killed, whose time "
                 f"was not recorded")
