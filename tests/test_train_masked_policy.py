@@ -148,3 +148,18 @@ def test_gathered_first_layers_match_the_dense_ones_on_sparse_inputs(net_arch: l
         unused = np.setdiff1d(np.arange(300), used)
         assert first is not None and (first[:, unused] == 0).all()
         assert (first[:, used] != 0).any()
+
+
+def test_the_columns_in_use_are_those_any_row_sets_whatever_the_signs() -> None:
+    """A column is in use where some row sets it. In a space with negative entries a
+    column whose entries cancel (+1.5 and -1.5) is in use; in a space without (every
+    observation and information state here) the plain sum finds the same columns."""
+    obs = th.tensor([[1.5, 0.0, 0.0, 2.0, 0.0], [-1.5, 0.0, 0.0, 0.0, 0.5]])
+    signed = MaskedMlpPolicy(spaces.Box(-2.0, 2.0, (5,), np.float32), ACTIONS,
+                             lambda _: 1e-4)
+    assert signed._active_columns(obs).tolist() == [0, 3, 4]
+    non_negative = MaskedMlpPolicy(spaces.Box(0.0, 2.0, (5,), np.float32), ACTIONS,
+                                   lambda _: 1e-4)
+    assert non_negative._inputs_non_negative and not signed._inputs_non_negative
+    assert non_negative._active_columns(obs.abs()).tolist() == [0, 3, 4]
+    assert non_negative._active_columns(th.zeros(3, 5)).tolist() == []

@@ -26,7 +26,10 @@ the batch (``gather_active_inputs``, which :func:`train.ppo.train_stage` sets fo
 information-state stages): a zero input adds nothing to a layer's output, and its
 weights' gradient is zero, so the result is the same up to the order in which
 floats are summed (the last bits, not the bits of the dense product), and the
-layer's matrix products shrink by the share of columns that are never set.
+layer's matrix products shrink by the share of columns that are never set. Where the
+observation space allows no negative entry (every observation and information state
+of the package), a column's plain sum finds the columns in use; an absolute value of
+every entry first, which a space with negative entries needs, copied the whole batch.
 
 The layers, their names and the state dict are the parent's, so a saved
 model loads into either class and :class:`agents.learned.LearnedAgent` reads
@@ -34,6 +37,8 @@ it the same way; ``predict`` and ``get_distribution`` stay the parent's.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 import torch as th
@@ -52,6 +57,13 @@ class MaskedMlpPolicy(MaskableActorCriticPolicy):
     gather_active_inputs: bool = False
     """Compute the first layers from the batch's non-zero input columns only (module
     docstring); off, the layers are the parent's dense products, bit for bit."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        low = getattr(self.observation_space, "low", None)
+        self._inputs_non_negative = low is not None and bool(np.all(low >= 0))
+        """No input can be negative (the space's lower bounds): a column's sum is 0 only
+        where every entry is (:meth:`_active_columns`)."""
 
     def _masked_log_probs(self, latent_pi: th.Tensor, action_masks: np.ndarray | th.Tensor | None
                           ) -> tuple[th.Tensor, th.Tensor | None]:
@@ -86,8 +98,7 @@ class MaskedMlpPolicy(MaskableActorCriticPolicy):
     def _gathered_latents(self, features: th.Tensor) -> tuple[th.Tensor, th.Tensor]:
         """The actor's and the critic's latents with each first layer computed over the
         columns of ``features`` that are non-zero in some row (module docstring)."""
-        # a column's sum of magnitudes is 0 only where every entry is (and NaN where one is)
-        columns = features.abs().sum(0).nonzero().squeeze(1)
+        columns = self._active_columns(features)
         active = features.index_select(1, columns)
         latents = []
         for net in (self.mlp_extractor.policy_net, self.mlp_extractor.value_net):
@@ -100,6 +111,13 @@ class MaskedMlpPolicy(MaskableActorCriticPolicy):
                                              first.bias)
             latents.append(net[1:](hidden))
         return latents[0], latents[1]
+
+    def _active_columns(self, features: th.Tensor) -> th.Tensor:
+        """The indices of the columns of ``features`` non-zero in some row (or NaN in one),
+        in order: those whose sum of magnitudes is not 0, or, where the space allows no
+        negative entry, whose sum is not (the same columns, without the copy)."""
+        magnitudes = features if self._inputs_non_negative else features.abs()
+        return magnitudes.sum(0).nonzero().squeeze(1)
 
     def forward(self, obs: th.Tensor, deterministic: bool = False,
                 action_masks: np.ndarray | None = None
