@@ -363,14 +363,28 @@ class LearnedAgent(Agent):
             return (f"model {self.source} was trained on observations of length "
                     f"{self.obs_size} but got {length}")
         return (f"model {self.source} was trained for {trained} seats, not {table}; "
-                f"use --seats {trained}")
+                f"seat it at a table of {trained} (--seats {trained})")
+
+    def check_table(self, vector_size: int, num_actions: int) -> None:
+        """Refuse a table whose vectors (observations or information states, the kind this
+        model reads) have ``vector_size`` entries, or whose action layout has
+        ``num_actions`` actions, unless both are the ones it was trained on: a
+        ``ValueError`` in the command line's words, before any card is dealt."""
+        if vector_size != self.obs_size:
+            raise ValueError(self._mismatch(vector_size))
+        if num_actions != self.num_actions:
+            raise ValueError(self._actions_mismatch(num_actions))
+
+    def _actions_mismatch(self, num_actions: int) -> str:
+        """Why a table's action layout does not fit: its bet ladder (RULES.md §4)."""
+        rules = f" ({self._rules()})" if self.info is not None else ""
+        return (f"model {self.source} was trained with {self.num_actions} actions but this "
+                f"table has {num_actions}: its bet ladder differs; play it on the rules it "
+                f"was trained on{rules}")
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         if len(action_mask) != self.num_actions:
-            rules = f" ({self._rules()})" if self.info is not None else ""
-            raise ValueError(f"model {self.source} was trained with {self.num_actions} actions "
-                             f"but this table has {len(action_mask)}: its bet ladder differs; "
-                             f"play it on the rules it was trained on{rules}")
+            raise ValueError(self._actions_mismatch(len(action_mask)))
         logits = self.logits(observation)
         logits = np.where(np.asarray(action_mask, dtype=bool), logits, -np.inf)
         action = int(np.argmax(logits))

@@ -39,7 +39,7 @@ import numpy as np
 
 from agents.base import Agent, ObservationReader
 from envs.engine import Engine
-from envs.information_state import INFORMATION_STATE
+from envs.information_state import INFORMATION_STATE, information_state_size
 from envs.observer import Observer
 from envs.policy import Policy
 from envs.rules import Rules
@@ -161,6 +161,22 @@ class SeatVectors:
                 self._states = InformationStateObserver(self.engine, self.observer)
             return side, self._states.observe(seat)
         return side, self.observer.observe(seat)
+
+    def check(self, policy: Policy) -> None:
+        """Refuse ``policy`` before a card is dealt where either of its sides cannot play at
+        this table: a trained model (``check_table``, :mod:`agents.learned`) seated at
+        another table size, or on rules with another bet ladder, than it was trained on."""
+        engine = self.engine
+        for role in ("player", "bank"):
+            side = role_policy(policy, role)
+            check_table = getattr(side, "check_table", None)
+            if check_table is None:
+                continue
+            if getattr(side, "observation_type", "observation") == INFORMATION_STATE:
+                size = information_state_size(engine.rules, engine.num_seats)
+            else:
+                size = self.observer.size
+            check_table(size, engine.layout.size)
 
 
 class Table:

@@ -14,6 +14,10 @@ import argparse
 from collections.abc import Sequence
 
 DEFAULT_OPPONENT = "threshold:5.5"
+DEFAULT_PLAY_SEATS = 4
+"""``sette play``'s table size where ``--seats`` is not given (nor set by ``--opponents``)."""
+DEFAULT_WATCH_SEATS = 4
+"""``sette watch``'s table size where one spec is given without ``--seats``."""
 """The agent in every seat but yours when ``--opponents`` is not given."""
 
 
@@ -67,8 +71,13 @@ def play_human(args: argparse.Namespace) -> int:
     if args.agents:
         raise ValueError("--agents seats scripted players for a transcript; with --human "
                          "name the other seats with --opponents")
-    opponents = spec_list(args.opponents) or [DEFAULT_OPPONENT] * (args.seats - 1)
+    opponents = spec_list(args.opponents) \
+        or [DEFAULT_OPPONENT] * ((DEFAULT_PLAY_SEATS if args.seats is None else args.seats) - 1)
     seats = len(opponents) + 1
+    if args.seats is not None and args.seats != seats:
+        raise ValueError(f"--seats {args.seats}, but --opponents names {seats - 1} agents: "
+                         f"with you the table has {seats} seats; name {args.seats - 1} "
+                         f"opponents, or leave out --seats")
     if not 0 <= args.seat < seats:
         raise ValueError(f"--seat {args.seat} is not a seat of this table of {seats} "
                          f"(seats 0..{seats - 1})")
@@ -89,7 +98,10 @@ def _watch(args: argparse.Namespace) -> int:
 
     specs = spec_list(args.agents)
     if len(specs) == 1:
-        specs = specs * args.seats
+        specs = specs * (DEFAULT_WATCH_SEATS if args.seats is None else args.seats)
+    elif args.seats is not None and args.seats != len(specs):
+        raise ValueError(f"--seats {args.seats}, but --agents names {len(specs)} agents, one "
+                         f"a seat; name {args.seats}, or one to copy to every seat")
     session = TableSession(specs, args.rules, seed=args.seed, hands=args.hands,
                            bet_timeout=None, act_timeout=None, auto_agents=False)
     watch(session, speed=args.speed)
@@ -115,8 +127,9 @@ def add_commands(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> 
                        help="one agent spec per seat, comma-separated (one spec: --seats "
                             "copies of it); model paths too")
     watch.add_argument("--rules", default="catalan", help="preset name or rules .toml file")
-    watch.add_argument("--seats", type=int, default=4,
-                       help="seats when one spec is given (default 4)")
+    watch.add_argument("--seats", type=int,
+                       help=f"seats when one spec is given (default {DEFAULT_WATCH_SEATS}); "
+                            f"with several, their number")
     watch.add_argument("--hands", type=int, default=3, help="hands to play (3)")
     watch.add_argument("--seed", type=int, default=0)
     watch.add_argument("--speed", type=_speed, default=2.0, metavar="S",

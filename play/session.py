@@ -245,6 +245,11 @@ class TableSession:
         """Counts the changes: a front-end redraws when it moves."""
         self._listeners: list[Callable[[Change], None]] = []
         self.vectors = SeatVectors(self.engine, self.observer)
+        for seat, policy in enumerate(self.policies):
+            try:
+                self.vectors.check(policy)
+            except ValueError as exc:
+                raise SessionError(f"seat {seat}: {exc}") from None
         self._table = table_record(self.rules, len(players), hands, seed,
                                    None if deck is None else list(deck), bank,
                                    None if chips is None else list(chips), self.specs)

@@ -31,7 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from agents.registry import AGENT_SPECS, make_agent, resolve_spec
-from agents.seating import stream_seed
+from agents.seating import SeatVectors, stream_seed
+from envs.engine import Engine
+from envs.observer import Observer
 from envs.rules import MIN_SEATS, PRESETS, Rules
 from play.session import ACT_TIMEOUT, BET_TIMEOUT, HUMAN, TableSession
 
@@ -120,6 +122,8 @@ class TableOptions:
                 raise TableError(f"timeout {timeout}: choose more than 0 and at most 600 "
                                  "seconds, or none")
         rules = Rules.resolve(self.rules)
+        engine = Engine(rules, len(self.seats))
+        vectors = SeatVectors(engine, Observer(engine))  # a model fits the table's size
         for seat, entry in enumerate(self.seats):
             if entry != HUMAN:
                 if entry not in models and reads_file(entry):
@@ -127,7 +131,7 @@ class TableOptions:
                     raise TableError(f"seat {seat}: {entry!r} reads a file; this server "
                                      f"offers the built-in agents and these models: {offered}")
                 try:
-                    make_agent(resolve_spec(entry), rules=rules)
+                    vectors.check(make_agent(resolve_spec(entry), rules=rules))
                 except (ValueError, OSError) as exc:
                     raise TableError(f"seat {seat}: {exc}") from None
         return self

@@ -63,6 +63,7 @@ def watch(session: TableSession, speed: float = 2.0, console: Console | None = N
         if speed:
             sleep(1.0 / speed)
     chips = session.engine.chips
-    out.print(Text(f"Table over after {session.engine.hands_played} hands. Final chips: "
+    played = session.engine.hands_played
+    out.print(Text(f"Table over after {played} hand{'' if played == 1 else 's'}. Final chips: "
                    + ", ".join(f"seat {s} {c}" for s, c in enumerate(chips))))
     return list(chips)

@@ -366,3 +366,26 @@ def test_sette_serve_refuses_a_bad_port_by_name(capsys: pytest.CaptureFixture[st
 
     assert main(["serve", "--port", "70000", "--history-dir", str(tmp_path / "h")]) == 2
     assert "sette serve: error: --port 70000: choose 0..65535" in capsys.readouterr().err
+
+
+def test_an_offered_model_is_refused_at_a_table_it_was_not_trained_for(
+        tmp_path: Path, clock: Clock, tiny_run_config: Callable[..., Path],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The operator offers a 2-seat model (``sette serve --model``): a page that seats it at
+    3 seats is told so when it opens the table (400, no table made), not when the
+    table is dealt after friends have joined; at 2 seats it is seated."""
+    from agents.learned import TRUST_ENV
+    from train.cli import main
+
+    monkeypatch.setenv(TRUST_ENV, "")
+    assert main(["train", "player", "--config", str(tiny_run_config(tmp_path)),
+                 "--run-dir", str(tmp_path / "run")]) == 0
+    model = str(tmp_path / "run" / "player")
+    app = create_app(TableRegistry(history_dir=tmp_path, clock=clock, models=(model,)))
+    with TestClient(app) as client:
+        reply = client.post("/api/tables", json={"seats": ["human", model, "careful"]})
+        assert reply.status_code == 400
+        assert reply.json()["detail"] == (f"seat 1: model {model} was trained for 2 seats, "
+                                          f"not 3; seat it at a table of 2 (--seats 2)")
+        assert client.app.state.tables.tables == {}  # type: ignore[attr-defined]
+        assert client.post("/api/tables", json={"seats": ["human", model]}).status_code == 200

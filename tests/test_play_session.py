@@ -244,6 +244,59 @@ def test_a_learned_agent_gives_the_softmax_of_its_legal_logits_a_scripted_one_it
         assert d.probabilities[d.name] == 1.0 and sum(d.probabilities.values()) == 1.0
 
 
+def _random_model(size: int, actions: int, **kw) -> LearnedAgent:
+    rng = np.random.default_rng(1)
+    return LearnedAgent([(rng.normal(size=(size, 8)), rng.normal(size=8), "tanh"),
+                         (rng.normal(size=(8, actions)), rng.normal(size=actions), None)],
+                        size, "test-model", **kw)
+
+
+@pytest.mark.parametrize("case, words", [
+    ("seats", "seat 1: model test-model was trained for 2 seats, not 3; seat it at a table "
+              "of 2 (--seats 2)"),
+    ("actions", "seat 1: model test-model was trained with 9 actions but this table has"),
+    ("information_state", "seat 1: model test-model was trained on information states of "
+                          "length"),
+])
+def test_a_model_that_cannot_play_at_the_table_is_refused_before_a_card_is_dealt(
+        case, words, tmp_path):
+    """Seated at another table size, bet ladder or information-state length than it was
+    trained on, a model is refused by the session itself: no hand is dealt, none written
+    to the history (it used to fail at its first decision, mid-hand)."""
+    from envs.information_state import information_state_size
+    from envs.observer import observation_size
+
+    actions = Engine("catalan", 3).layout.size
+    model = {"seats": _random_model(observation_size(2), actions),
+             "actions": _random_model(observation_size(3), 9),
+             "information_state": _random_model(information_state_size("catalan", 2), actions,
+                                                observation_type="information_state")}[case]
+    history = tmp_path / "hands.jsonl"
+    with pytest.raises(SessionError) as refused:
+        TableSession(["human", model, "threshold:5.5"], "catalan", history=history,
+                     **NO_TIMERS)
+    assert words in str(refused.value)
+    assert not history.exists()
+    # at the table it was trained for, the same model plays (a split seat checks both sides)
+    if case == "seats":
+        session = TableSession(["threshold:5.5", model], "catalan", hands=1, **NO_TIMERS)
+        assert session.engine.over
+    if case == "information_state":  # the bank side of a PLAYER|BANK seat is checked too
+        with pytest.raises(SessionError, match="seat 1: model test-model was trained on "
+                                               "information states"):
+            TableSession(["human", _split(model), "threshold:5.5"], "catalan", **NO_TIMERS)
+        session = TableSession(["threshold:5.5", _split(model)], "catalan", hands=1,
+                               **NO_TIMERS)
+        assert session.engine.over
+
+
+def _split(bank: LearnedAgent):
+    from agents.seating import RoleSplitAgent
+    from agents.registry import make_agent
+
+    return RoleSplitAgent(make_agent("threshold:5.5"), bank)
+
+
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_every_preset_played_by_keys_conserves_chips_and_replays(preset, tmp_path):
     """People typing random legal keys at every preset: each key names one legal action and

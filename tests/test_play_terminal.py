@@ -152,4 +152,33 @@ def test_sette_watch_shows_each_action_with_its_probabilities(capsys):
     out = capsys.readouterr().out
     assert "seat 0 (random): stand       [stand 0.50 · hit 0.50]" in out  # its uniform draw
     assert re.search(r"seat [12] \(threshold:5.5\): (\w+) +\[\1 1\.00", out)  # its choice
-    assert "Hand 1 over:" in out and "Table over after 1 hands." in out
+    assert "Hand 1 over:" in out and "Table over after 1 hand." in out
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["watch", "--agents", "careful,threshold:5.5,careful", "--seats", "2"],
+     "--seats 2, but --agents names 3 agents, one a seat; name 2, or one to copy to every "
+     "seat"),
+    (["play", "--human", "--opponents", "careful,careful", "--seats", "4"],
+     "--seats 4, but --opponents names 2 agents: with you the table has 3 seats; name 3 "
+     "opponents, or leave out --seats"),
+])
+def test_a_seat_count_that_contradicts_the_agents_named_is_refused(argv, words, capsys):
+    """``--seats`` sizes the table only where the agents do not (one spec for ``sette watch``,
+    none for ``sette play --human``); where they do, a different count is refused in one
+    line before anything is dealt, not silently ignored."""
+    from train.cli import main
+
+    assert main([*argv, "--hands", "1", "--speed" if argv[0] == "watch" else "--no-timer",
+                 *(["0"] if argv[0] == "watch" else [])]) == 2
+    out, err = capsys.readouterr()
+    assert words in err and out == ""
+
+
+@pytest.mark.parametrize("seats, expected", [(["--seats", "3"], 3), ([], 4)])
+def test_sette_watch_copies_one_spec_to_every_seat(seats, expected, capsys):
+    from train.cli import main
+
+    assert main(["watch", "--agents", "careful", *seats, "--hands", "1", "--speed", "0"]) == 0
+    final = capsys.readouterr().out.split("Final chips:")[-1]
+    assert re.findall(r"seat\s+(\d+)\s", final) == [str(s) for s in range(expected)]

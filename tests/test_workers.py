@@ -75,7 +75,8 @@ def test_a_model_seated_at_another_table_size_says_which(run: Path, capsys) -> N
     assert main(["evaluate", "threshold:5.5", str(run / "player"), "--seats", "4",
                  "--hands", "10"]) == 2
     err = capsys.readouterr().err
-    assert f"model {run / 'player'} was trained for 2 seats, not 4; use --seats 2" in err
+    assert (f"model {run / 'player'} was trained for 2 seats, not 4; seat it at a table "
+            f"of 2 (--seats 2)") in err
     assert "observations of length" not in err
 
 

@@ -23,6 +23,7 @@ from typing import Final
 
 from envs.rules import (MAX_SEATS, MIN_SEATS, PRESETS, SEATS_PER_DECK, SWITCH_DOCS, Rules,
                         RulesError)
+from play.play_cli import DEFAULT_PLAY_SEATS
 
 COMMAND_MODULES: Final[dict[str, str]] = {
     "train": "train.train_cli",
@@ -52,12 +53,13 @@ def _play(args: argparse.Namespace) -> int:
     from envs.render import transcript
 
     rules = Rules.resolve(args.rules)
-    table = Table(rules, args.seats, args.hands)
+    num_seats = DEFAULT_PLAY_SEATS if args.seats is None else args.seats
+    table = Table(rules, num_seats, args.hands)
     specs = args.agents or ["threshold:5.5"]
-    if len(specs) not in (1, args.seats):
-        raise ValueError(f"--agents takes one spec for every seat or {args.seats} specs, "
+    if len(specs) not in (1, num_seats):
+        raise ValueError(f"--agents takes one spec for every seat or {num_seats} specs, "
                          f"got {len(specs)}")
-    specs = specs * args.seats if len(specs) == 1 else specs
+    specs = specs * num_seats if len(specs) == 1 else specs
     specs = [resolve_spec(spec) for spec in specs]  # a bare model path, PLAYER|BANK, as sette evaluate
     seats = [make_agent(spec, rules=rules) for spec in specs]
     engine = table.play(seats, seed=args.seed)  # seat s is seeded with stream_seed(seed, s)
@@ -104,9 +106,10 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     play = sub.add_parser("play", help="simulate and show a few hands between scripted seats")
     play.add_argument("--rules", default="catalan", help="preset name or rules .toml file")
-    play.add_argument("--seats", type=int, default=4,
+    play.add_argument("--seats", type=int,
                       help=f"number of seats, {MIN_SEATS}..{MAX_SEATS} (more than "
-                           f"{SEATS_PER_DECK} need decks >= 2)")
+                           f"{SEATS_PER_DECK} need decks >= 2; default {DEFAULT_PLAY_SEATS}, "
+                           f"with --human the opponents named and you)")
     play.add_argument("--hands", type=int, default=3, help="hands to play")
     play.add_argument("--seed", type=int, default=0)
     play.add_argument("--agents", nargs="*",
