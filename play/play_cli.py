@@ -14,11 +14,11 @@ import argparse
 from collections.abc import Sequence
 
 DEFAULT_OPPONENT = "threshold:5.5"
+"""The agent in every seat but yours when ``--opponents`` is not given."""
 DEFAULT_PLAY_SEATS = 4
 """``sette play``'s table size where ``--seats`` is not given (nor set by ``--opponents``)."""
 DEFAULT_WATCH_SEATS = 4
 """``sette watch``'s table size where one spec is given without ``--seats``."""
-"""The agent in every seat but yours when ``--opponents`` is not given."""
 
 
 def spec_list(words: Sequence[str] | None) -> list[str]:
