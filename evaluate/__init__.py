@@ -1,5 +1,5 @@
 """Evaluation: tournaments, statistics, the exact solver, plots and reports.
 
-Empty for now: the evaluation issues fill it. Imports point one way:
-``envs`` <- ``agents`` <- ``evaluate`` <- ``train``.
+Imports point one way: ``envs`` <- ``agents`` <- ``evaluate`` <- ``train``. ``play`` (the
+tables for people) stands beside ``train``: it imports the first three, never ``train``.
 """

@@ -8,8 +8,10 @@ result from deep inside.
 from __future__ import annotations
 
 import argparse
+import tempfile
+from pathlib import Path
 
-__all__ = ["positive_int", "positive_float"]
+__all__ = ["positive_int", "positive_float", "output_folder"]
 
 
 def positive_int(text: str) -> int:
@@ -32,3 +34,30 @@ def positive_float(text: str) -> float:
     if not value > 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"{value:g} must be a finite number above 0")
     return value
+
+
+def output_folder(text: str) -> Path:
+    """A folder a command writes into (``--out``, ``--run-dir``…): a folder already, or one
+    it can make, with its parents, when it writes.
+
+    Checked when the command starts, by making and removing an empty folder where the
+    command's would go (in the folder, or in its nearest existing parent): a command that
+    plays or trains for minutes cannot then fail with nothing written at its end.
+    """
+    path = Path(text)
+    nearest = path
+    while not nearest.exists():
+        nearest = nearest.parent
+    if nearest == path and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} is a file, not a folder")
+    if not nearest.is_dir():
+        raise argparse.ArgumentTypeError(f"{text!r} cannot be a folder: {str(nearest)!r} "
+                                         f"is a file")
+    try:
+        with tempfile.TemporaryDirectory(prefix=".sette-", dir=nearest):
+            pass
+    except OSError as exc:
+        raise argparse.ArgumentTypeError(
+            f"cannot write into {text!r}: making a folder in {str(nearest)!r} failed "
+            f"({exc.strerror or exc})") from None
+    return path

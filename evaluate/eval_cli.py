@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from envs.rules import MAX_SEATS, MIN_SEATS, PRESETS, SEATS_PER_DECK
-from evaluate.arguments import positive_int
+from evaluate.arguments import output_folder, positive_int
 from evaluate.ev import ENGINES
 from evaluate.tournament import (Progress, TournamentConfig, group_entrants, parse_entrant,
                                  run_tournament, unique_labels)
@@ -74,8 +74,9 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--fixed-bank", action="store_true",
                    help="keep the first bank for a whole table (no rotation)")
     p.add_argument("--workers", type=positive_int, default=1, help="processes (default 1)")
-    p.add_argument("--out", type=Path, help="also write tournament.md, tournament.json, "
-                                            "ev.png and strategy maps into this folder")
+    p.add_argument("--out", type=output_folder,
+                   help="also write tournament.md, tournament.json, ev.png and strategy maps "
+                        "into this folder")
     p.set_defaults(func=_evaluate)
 
     v = subparsers.add_parser(
@@ -103,7 +104,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
         help="write a folder with a Markdown report (tables, plots, settings) of runs")
     r.add_argument("runs", nargs="+", type=Path, metavar="RUN_DIR",
                    help="training run folders (made by sette train)")
-    r.add_argument("--out", type=Path, default=Path("report"),
+    r.add_argument("--out", type=output_folder, default="report",
                    help="folder to write (default: report)")
     r.add_argument("--hands", type=positive_int, default=2000,
                    help="tournament hands per arrangement (default 2000)")

@@ -15,7 +15,8 @@ server read another file.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
+
+from evaluate.arguments import output_folder
 
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
@@ -25,7 +26,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     serve.add_argument("--host", default="127.0.0.1",
                        help="address to listen on (default: 127.0.0.1, this machine only)")
     serve.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
-    serve.add_argument("--history-dir", type=Path, default=Path("sette-tables"),
+    serve.add_argument("--history-dir", type=output_folder, default="sette-tables",
                        help="folder for the tables' hand histories, CODE.jsonl "
                             "(default: sette-tables)")
     serve.add_argument("--max-tables", type=int, default=1000,

@@ -1,5 +1,6 @@
 """The argument types of the commands and benchmarks (``evaluate/arguments.py``): a count
-of 0 or a time of 0 s is a usage error naming the value, not a hang or an empty result."""
+of 0 or a time of 0 s is a usage error naming the value, not a hang or an empty result; a
+folder a command cannot write into is one before the command plays or trains."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluate.arguments import positive_float, positive_int
+from evaluate.arguments import output_folder, positive_float, positive_int
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -49,3 +50,65 @@ def test_a_benchmark_refuses_a_count_of_zero(script: str, argument: str) -> None
                           capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert done.returncode == 2
     assert f"argument {argument}: 0 must be" in done.stderr
+
+
+# ------------------------------------------------------------------ output folders
+def test_an_output_folder_may_be_made_later_and_the_check_leaves_nothing(tmp_path: Path
+                                                                         ) -> None:
+    """An absent folder, however deep, is accepted and not made: the command makes it when
+    it writes. The check's trial folder is gone afterwards."""
+    assert output_folder(str(tmp_path / "a" / "b")) == tmp_path / "a" / "b"
+    assert output_folder(str(tmp_path)) == tmp_path
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_file_or_a_folder_under_a_file_is_not_an_output_folder(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("x")
+    with pytest.raises(argparse.ArgumentTypeError, match="notes.txt' is a file, not a folder"):
+        output_folder(str(tmp_path / "notes.txt"))
+    with pytest.raises(argparse.ArgumentTypeError,
+                       match=r"out' cannot be a folder: '.*notes.txt' is a file"):
+        output_folder(str(tmp_path / "notes.txt" / "out"))
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+def test_a_folder_nobody_can_make_is_refused_with_the_systems_reason() -> None:
+    """``/proc`` takes no new folder, not even from root (CI runs as root, so a folder
+    without write permission would not show it)."""
+    with pytest.raises(argparse.ArgumentTypeError,
+                       match=r"cannot write into '/proc/sette-out': making a folder in "
+                             r"'/proc' failed \("):
+        output_folder("/proc/sette-out")
+
+
+@pytest.mark.parametrize("argv", [
+    ["evaluate", "careful", "random", "--out"],
+    ["report", "RUN", "--out"],
+    ["train", "--run-dir"],
+    ["serve", "--history-dir"]])
+def test_every_command_checks_its_folder_before_it_plays(argv: list[str], tmp_path: Path,
+                                                         capsys) -> None:
+    """``sette evaluate --out FILE`` used to play the whole tournament, then stop with a
+    traceback and nothing written; now the folder is a usage error before the first hand."""
+    from train.cli import main
+
+    (tmp_path / "taken").write_text("x")
+    with pytest.raises(SystemExit) as stop:
+        main([word.replace("RUN", str(tmp_path)) for word in argv] + [str(tmp_path / "taken")])
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert f"error: argument {argv[-1]}: '{tmp_path / 'taken'}' is a file, not a folder" in err
+
+
+def test_the_results_table_checks_its_folder_before_it_trains(tmp_path: Path,
+                                                              monkeypatch, capsys) -> None:
+    from train import results
+
+    monkeypatch.setattr(results, "new_run", pytest.fail)
+    monkeypatch.setattr(results, "evaluate_run", pytest.fail)
+    (tmp_path / "taken").write_text("x")
+    with pytest.raises(SystemExit) as stop:
+        results.main(["--out", str(tmp_path / "taken" / "results")])
+    assert stop.value.code == 2
+    assert "argument --out: " in capsys.readouterr().err

@@ -46,7 +46,7 @@ from typing import Any
 import numpy as np
 
 from agents import make_agent
-from evaluate.arguments import positive_int
+from evaluate.arguments import output_folder, positive_int
 from evaluate.ev import ENGINES, compare, paired_difference, ratio_estimate
 from evaluate.workers import process_pool
 from train.config import ConfigError, TrainConfig, validate
@@ -288,7 +288,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-exact", action="store_true",
                         help="skip the exact heads-up gaps (the solver's part: minutes)")
     parser.add_argument("--workers", type=positive_int, default=2)
-    parser.add_argument("--out", type=Path, default=Path("runs/results"))
+    parser.add_argument("--out", type=output_folder, default="runs/results")
     parser.add_argument("--engine", choices=ENGINES, default="auto",
                         help="batch: the compiled batch engine; scalar: one table after "
                              "another; auto (default): batch where the rules and agents allow "

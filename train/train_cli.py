@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 
 from envs.rules import MAX_SEATS, MIN_SEATS, SEATS_PER_DECK
+from evaluate.arguments import output_folder
 from train import config as cfg
 from train.config import COMMANDS
 
@@ -43,7 +44,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, help="seed of the run (run.seed)")
     p.add_argument("--set", dest="overrides", action="append", default=[],
                    metavar="SECTION.KEY=VALUE", help="override one config key")
-    p.add_argument("--run-dir", type=Path, help="where to put the run (default: runs/<name>)")
+    p.add_argument("--run-dir", type=output_folder, help="where to put the run (default: runs/<name>)")
     p.add_argument("--resume", type=Path, metavar="RUN_DIR",
                    help="continue the run in RUN_DIR where it stopped")
     _add_rllib_options(p)
