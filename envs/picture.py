@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 
 from envs.engine import Engine
-from envs.table_view import HandShown, SeatShown, TableShown, table_view
+from envs.table_view import HandShown, SeatShown, TableShown, hands_text, table_view
 
 WIDTH = 1000
 HEADER = 56
@@ -128,7 +128,7 @@ def draw_table(view: TableShown) -> np.ndarray:
     draw = ImageDraw.Draw(image)
     fonts = _fonts(ImageFont)
     if view.over:
-        head = f"episode over after {view.hand} hands"
+        head = f"episode over after {hands_text(view.hand)}"
     else:
         limit = f" of {view.max_hands}" if view.max_hands else ""
         head = f"hand {view.hand}{limit} · {view.phase}"

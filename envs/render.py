@@ -21,7 +21,7 @@ from envs.events import (ActionEvent, AnteEvent, BankEvent, BetEvent, BidEvent, 
                          JackpotEvent, LoseEvent, OverEvent, RaiseEvent, ResetEvent, RevealEvent,
                          SellEvent, ShuffleEvent, SideBetEvent, SideLoseEvent, SideWinEvent,
                          SpecialEvent, SplitEvent, StatusEvent, WinEvent, typed)
-from envs.table_view import HandShown, SeatShown, table_view
+from envs.table_view import HandShown, SeatShown, hands_text, table_view
 
 
 def _hand_text(hand: HandShown) -> str:
@@ -57,7 +57,7 @@ def table_text(engine: Engine, viewer: int | None = None) -> str:
     view = table_view(engine, viewer)
     limit = f"/{view.max_hands}" if view.max_hands else ""
     if view.over:
-        head = f"episode over after {view.hand} hands"
+        head = f"episode over after {hands_text(view.hand)}"
     else:
         head = f"hand {view.hand}{limit} · phase {view.phase}"
     lines = [f"{head} · jackpot {view.jackpot} · shoe {view.shoe} · discard {view.discard}"]
@@ -198,7 +198,7 @@ def _bank_line(e: BankEvent) -> str:
 
 
 def _over_line(e: OverEvent) -> str:
-    return f"episode over after {e.hands} hands"
+    return f"episode over after {hands_text(e.hands)}"
 
 
 EVENT_LINES: Final[dict[str, Callable[[Any], str]]] = {

@@ -104,6 +104,11 @@ def _hand_shown(hand: Hand, viewer: int | None, bank: int, wild: int) -> HandSho
                      STATUS_NAMES[hand.status])
 
 
+def hands_text(count: int) -> str:
+    """``"1 hand"``, ``"3 hands"``: a count of hands as a line of text says it."""
+    return f"{count} hand" if count == 1 else f"{count} hands"
+
+
 def table_view(engine: Engine, viewer: int | None = None) -> TableShown:
     """The table as ``viewer`` may see it (``None``: a spectator); see the module docstring."""
     e = engine

@@ -38,7 +38,8 @@ def _seconds(text: str) -> float:
 
 
 def add_human_options(play: argparse.ArgumentParser) -> None:
-    """The ``--human`` options of ``sette play`` (none changes ``sette play`` without it)."""
+    """The ``--human`` options of ``sette play``; given without ``--human`` they are refused
+    (:func:`refuse_human_options`), not dropped."""
     group = play.add_argument_group("at the table yourself (--human)")
     group.add_argument("--human", action="store_true",
                        help="sit at the table: play your seat in the terminal against "
@@ -61,6 +62,20 @@ def add_human_options(play: argparse.ArgumentParser) -> None:
                             "hand, in draw order (e.g. '7o 2c Rc')")
     group.add_argument("--bank", type=int, metavar="SEAT",
                        help="for tests and lessons: the first bank's seat")
+    play.set_defaults(human_options=tuple(group._group_actions[1:]))
+
+
+def refuse_human_options(args: argparse.Namespace) -> None:
+    """Refuse the options of ``--human`` given to ``sette play`` without it: the transcript of
+    ``--agents``' seats has no seat of yours, no timers and no hand history to write, and an
+    option that changes nothing would be lost without a word."""
+    given = [action.option_strings[0] for action in args.human_options
+             if getattr(args, action.dest) != action.default]
+    if given:
+        them = "it" if len(given) == 1 else "them"
+        raise ValueError(f"{', '.join(given)}: only with --human (sitting at the table "
+                         f"yourself); add --human, or leave {them} out: sette play without "
+                         f"--human prints the transcript of the --agents' seats")
 
 
 def play_human(args: argparse.Namespace) -> int:

@@ -55,7 +55,7 @@ def test_play_with_one_agent_per_seat(capsys):
     assert code == 0
     out = capsys.readouterr().out
     assert "seats: random, threshold:4, threshold)" in out
-    assert "episode over after 1 hands" in out
+    assert "episode over after 1 hand" in out
 
 
 @pytest.mark.parametrize("preset", ALL_PRESETS)
@@ -237,3 +237,44 @@ def test_argparse_errors_exit_2(capsys):
         main(["deal"])
     assert info.value.code == 2
     assert "'deal'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("argv", "command"), [
+    (["variants", "--presets", "pagat"], "sette variants"),
+    (["solve", "ev", "--preset", "pagat", "--bogus"], "sette solve ev"),
+    (["rules", "catalan", "extra"], "sette rules"),
+    (["play", "--seats", "2", "--zzz"], "sette play")])
+def test_an_unknown_argument_is_refused_by_its_commands_parser(capsys, argv, command):
+    """The error and the usage are the command's (``sette variants --presets`` names
+    ``sette variants``' options), not the bare ``sette [-h] {…}``."""
+    with pytest.raises(SystemExit) as info:
+        main(argv)
+    assert info.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith(f"usage: {command} ")
+    unknown = " ".join(argv[-2:] if argv[0] == "variants" else argv[-1:])
+    assert err.rstrip().endswith(f"{command}: error: unrecognized arguments: {unknown}")
+
+
+def test_the_options_of_human_play_are_refused_without_it(tmp_path, capsys):
+    """``sette play --history FILE`` without ``--human`` used to print the transcript and
+    write no history, without a word; every option of ``--human`` given is named."""
+    history = tmp_path / "hands.jsonl"
+    err = _error(capsys, ["play", "--seats", "2", "--hands", "1", "--history", str(history)])
+    assert err == ("sette play: error: --history: only with --human (sitting at the table "
+                   "yourself); add --human, or leave it out: sette play without --human "
+                   "prints the transcript of the --agents' seats\n")
+    assert not history.exists()
+    err = _error(capsys, ["play", "--seats", "2", "--no-timer", "--opponents", "careful",
+                          "--deck", "7o", "--bet-timeout", "5"])
+    assert err.startswith("sette play: error: --opponents, --no-timer, --bet-timeout, --deck: "
+                          "only with --human")
+    assert "leave them out" in err
+
+
+def test_one_hand_is_one_hand(capsys):
+    assert main(["play", "--seats", "2", "--hands", "1", "--seat", "0"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "episode over after 1 hand" in lines
+    assert "(1 hand, rules 'catalan', seed 0, " in lines[-1]

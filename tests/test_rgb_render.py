@@ -129,7 +129,7 @@ def test_last_frame_names_the_bank_and_nobody_sitting_out():
     engine = _finished()
     text = table_text(engine)
     lines = text.splitlines()
-    assert lines[0].startswith("episode over after 1 hands")
+    assert lines[0].startswith("episode over after 1 hand")
     assert len(lines) == 1 + engine.num_seats
     assert "sitting out" not in text
     assert lines[1 + engine.bank].startswith("  seat 2 BANK")

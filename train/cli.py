@@ -45,12 +45,14 @@ Each module offers ``add_commands(subparsers)``; its handlers are
 def _play(args: argparse.Namespace) -> int:
     """One table of ``--hands`` hands, seated and seeded as every table is (agents.seating);
     with ``--human``, the terminal table (:mod:`play.play_cli`)."""
-    if args.human:
-        from play.play_cli import play_human
+    from play.play_cli import play_human, refuse_human_options
 
+    if args.human:
         return play_human(args)
+    refuse_human_options(args)
     from agents import Table, make_agent, model_label, resolve_spec
     from envs.render import transcript
+    from envs.table_view import hands_text
 
     rules = Rules.resolve(args.rules)
     num_seats = DEFAULT_PLAY_SEATS if args.seats is None else args.seats
@@ -65,7 +67,7 @@ def _play(args: argparse.Namespace) -> int:
     engine = table.play(seats, seed=args.seed)  # seat s is seeded with stream_seed(seed, s)
     print(transcript(engine.events), end="")
     print(f"\nfinal chips: {engine.chips}  jackpot: {engine.jackpot}  "
-          f"({engine.hands_played} hands, rules {args.rules!r}, seed {args.seed}, "
+          f"({hands_text(engine.hands_played)}, rules {args.rules!r}, seed {args.seed}, "
           f"seats: {', '.join(model_label(spec) for spec in specs)})")
     return 0
 
@@ -135,7 +137,19 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     for name, parser_of_command in sub.choices.items():
         if name != "rules":
             _add_trust_option(parser_of_command)
+        _name_own_parser(parser_of_command)
     return parser
+
+
+def _name_own_parser(parser: argparse.ArgumentParser) -> None:
+    """Give every command (or subcommand) its own parser as ``args.command_parser``, so that
+    an argument it does not know is refused with its usage (``sette variants: error:
+    unrecognized arguments: …``), not with the usage of ``sette`` alone."""
+    nested = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    parser.set_defaults(command_parser=parser)
+    for action in nested:
+        for command in action.choices.values():
+            _name_own_parser(command)
 
 
 def _add_trust_option(parser: argparse.ArgumentParser) -> None:
@@ -157,7 +171,9 @@ def main(argv: list[str] | None = None) -> int:
     """Run one ``sette`` command; its exit status (2 with a one-line error for bad input)."""
     words = sys.argv[1:] if argv is None else argv
     parser = build_parser(_command_of(words))
-    args = parser.parse_args(words)
+    args, unknown = parser.parse_known_args(words)
+    if unknown:
+        args.command_parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     if getattr(args, "trust_model", False):  # in the environment, so worker processes see it
         from agents.learned import TRUST_ENV
 
