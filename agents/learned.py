@@ -375,6 +375,17 @@ class LearnedAgent(Agent):
         if num_actions != self.num_actions:
             raise ValueError(self._actions_mismatch(num_actions))
 
+    def check_role(self, role: str) -> None:
+        """Refuse to be asked as ``role`` (``"player"`` or ``"bank"``) when the model was
+        trained for the other one (its description's ``role``): where a command names the
+        role a policy plays, as the solver's ``--player`` and ``--bank`` do, the other
+        role's model is a slip, and valued there it plays a side it never learned."""
+        trained = None if self.info is None else self.info.role
+        if trained in ("player", "bank") and trained != role:
+            raise ValueError(f"model {self.source} was trained as the {trained}, not as the "
+                             f"{role}: give it as the {trained}, and a {role}'s model as the "
+                             f"{role}")
+
     def _actions_mismatch(self, num_actions: int) -> str:
         """Why a table's action layout does not fit: its bet ladder (RULES.md §4)."""
         rules = f" ({self._rules()})" if self.info is not None else ""

@@ -8,7 +8,6 @@ version 1, which a later version may only extend at its end.
 
 from __future__ import annotations
 
-import io
 import json
 import zipfile
 from pathlib import Path
@@ -21,6 +20,7 @@ from envs.engine import Engine
 from envs.observer import observation_size
 from envs.rules import PRESETS
 from envs.single_seat import PlayerEnv
+from tests.models import tiny_model
 
 PINNED = {
     "stand": 0, "hit": 1, "reveal_hit": 2, "take_bank": 3, "refuse_bank": 4,
@@ -95,25 +95,6 @@ def test_an_unknown_action_name_lists_the_names() -> None:
 
 
 # ------------------------------------------------------------------ saved models
-def _tiny_model(folder: Path, info: ModelInfo) -> Path:
-    """A model zip as sette train writes one (its description and weights), for 2 seats."""
-    import torch
-
-    state, rows = {}, info.observation_size
-    for key, size in (("mlp_extractor.policy_net.0", info.net_arch[0]),
-                      ("action_net", len(info.action_names))):
-        state[f"{key}.weight"] = torch.linspace(-1, 1, size * rows).reshape(size, rows)
-        state[f"{key}.bias"] = torch.zeros(size)
-        rows = size
-    buffer = io.BytesIO()
-    torch.save(state, buffer)
-    path = folder / "model.zip"
-    with zipfile.ZipFile(path, "w") as archive:
-        archive.writestr("policy.pth", buffer.getvalue())
-        archive.writestr(INFO_ENTRY, info.to_json())
-    return path
-
-
 def _info(**changes: object) -> ModelInfo:
     fields = {"role": "player", "rules": "catalan", "num_seats": 2,
               "observation_size": observation_size(2), "action_names": tuple(PINNED),
@@ -123,7 +104,7 @@ def _info(**changes: object) -> ModelInfo:
 
 
 def test_a_model_records_its_layout_and_loads_on_the_same_one(tmp_path: Path) -> None:
-    file = _tiny_model(tmp_path, _info())
+    file = tiny_model(tmp_path, _info())
     recorded = json.loads(zipfile.ZipFile(file).read(INFO_ENTRY))
     assert recorded["action_layout_version"] == A.ACTION_LAYOUT_VERSION
     assert recorded["action_names"] == list(PINNED)
@@ -151,7 +132,7 @@ def test_a_model_of_a_newer_layout_is_refused_naming_both_versions(tmp_path: Pat
                f"sette uses action layout version {A.ACTION_LAYOUT_VERSION}: from index 54 "
                f"the model has surrender where this layout has nothing")
     with pytest.raises(ValueError, match=message):
-        load_model(_tiny_model(tmp_path, newer))
+        load_model(tiny_model(tmp_path, newer))
 
 
 def test_a_model_of_an_older_layout_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -188,7 +169,7 @@ def test_resuming_a_model_of_another_layout_is_refused(tmp_path: Path) -> None:
     from train.ppo import make_vec_env, restore_model
 
     config = TrainConfig()
-    file = _tiny_model(tmp_path, _info(action_layout_version=A.ACTION_LAYOUT_VERSION + 1))
+    file = tiny_model(tmp_path, _info(action_layout_version=A.ACTION_LAYOUT_VERSION + 1))
     env = make_vec_env("player", config, {"bank": make_agent("reader")}, seed=0)
     try:
         with pytest.raises(ValueError, match="trained on action layout version"):

@@ -239,10 +239,10 @@ def _emit(args: argparse.Namespace, payload: dict[str, Any], lines: list[str]) -
     return 0
 
 
-def _policy(spec: str | None, flag: str, rules: Rules) -> SolverPolicy:
+def _policy(spec: str | None, flag: str, rules: Rules, role: str) -> SolverPolicy:
     if spec is None:
         raise SolverError(f"{flag} is required here")
-    return as_policy(spec, rules)
+    return as_policy(spec, rules, role)
 
 
 # --------------------------------------------------------------------- commands
@@ -294,7 +294,7 @@ def _best_response(args: argparse.Namespace) -> int:
         opp_spec, baseline, flag = args.bank, args.player, "--bank (the bank to respond to)"
     else:
         opp_spec, baseline, flag = args.player, args.bank, "--player (the player to respond to)"
-    opponent = _policy(opp_spec, flag, rules)
+    opponent = _policy(opp_spec, flag, rules, "bank" if args.role == "player" else "player")
     start = time.perf_counter()
     best: dict[Any, float] | None = {} if args.by_view else None
     br = best_response(rules, args.role, opponent, composition=args.shoe, baseline=baseline,
@@ -325,7 +325,7 @@ def _best_response(args: argparse.Namespace) -> int:
         lines.append(f"EV ({side}) with {model_label(baseline)}: {own:+.6f}; the {side} gains "
                      f"{gain:.6f} per hand by best-responding")
     if best is not None:
-        twin, rows = bank_gain_by_view(game, opponent, as_policy(baseline, rules), best)
+        twin, rows = bank_gain_by_view(game, opponent, as_policy(baseline, rules, "bank"), best)
         top = rows[:args.by_view]
         payload["by_view"] = gain_rows(twin, top)
         lines += ["", f"where {model_label(baseline)} gives most away: {len(top)} of the "
@@ -342,13 +342,14 @@ def _exploitability(args: argparse.Namespace) -> int:
     _specs(args)
     rules = _rules(args)
     start = time.perf_counter()
-    x = exploitability(rules, as_policy(args.player, rules), as_policy(args.bank, rules),
+    x = exploitability(rules, as_policy(args.player, rules, "player"),
+                       as_policy(args.bank, rules, "bank"),
                        composition=args.shoe, stakes=args.stakes, jackpot=args.jackpot,
                        recall=args.recall)
     seconds = time.perf_counter() - start
     game = x.game
     ctx = _context(args, game)
-    player, bank = as_policy(args.player, rules), as_policy(args.bank, rules)
+    player, bank = as_policy(args.player, rules, "player"), as_policy(args.bank, rules, "bank")
     vs_bank = evaluate_policies(game, x.player_response, bank, record=True)
     vs_player = evaluate_policies(game, player, x.bank_response, record=True)
     payload = {"command": "exploitability", **ctx, "player": args.player, "bank": args.bank,

@@ -588,7 +588,7 @@ class SolverPolicyAdapter(openspiel_policy.Policy):
     def __init__(self, game: SetteEMezzoGame, player: Any, bank: Any) -> None:
         super().__init__(game, [PLAYER, BANK])
         rules = game.solver.rules
-        self.policies = (as_policy(player, rules), as_policy(bank, rules))
+        self.policies = (as_policy(player, rules, "player"), as_policy(bank, rules, "bank"))
         self._games = tuple(self._game_of(game.solver, p) for p in self.policies)
 
     @staticmethod

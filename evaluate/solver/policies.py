@@ -36,6 +36,7 @@ import numpy as np
 from agents import make_agent
 from agents.base import Agent
 from agents.scripted import RandomAgent, ThresholdAgent
+from agents.seating import role_policy
 from envs import actions as A
 from envs.cards import NUM_RANKS, RANK_CHARS, SEVEN_AND_HALF, SUIT_CHARS
 from envs.engine import BANK as ENGINE_BANK
@@ -222,7 +223,7 @@ class AgentPolicy(SolverPolicy):
                          lambda ob: ob.bank_observation(summary, bank, legal), legal)
 
 
-def as_policy(spec: Any, rules: Rules | None = None) -> SolverPolicy:
+def as_policy(spec: Any, rules: Rules | None = None, role: str | None = None) -> SolverPolicy:
     """A solver policy from a spec string (``threshold:5``), an agent or a policy.
 
     Spec strings go through the agent registry (``agents.make_agent``, with
@@ -230,7 +231,9 @@ def as_policy(spec: Any, rules: Rules | None = None) -> SolverPolicy:
     by their exact type and solved natively; any other agent is queried
     through observations and must be a function of (observation, mask), or,
     when its ``observation_type`` is ``"information_state"``, through
-    information states (:mod:`evaluate.solver.observed`).
+    information states (:mod:`evaluate.solver.observed`). With ``role``
+    (``"player"`` or ``"bank"``, the role it is valued in), a trained model that
+    learned the other role is refused (:meth:`agents.learned.LearnedAgent.check_role`).
     """
     if isinstance(spec, SolverPolicy):
         return spec
@@ -243,6 +246,8 @@ def as_policy(spec: Any, rules: Rules | None = None) -> SolverPolicy:
     else:
         agent, name = spec, None
     _refuse_table_information_states(agent, name)
+    if role is not None:
+        _refuse_the_other_role(agent, role)
     if type(agent) is ThresholdAgent:
         return ThresholdPolicy(agent.threshold)
     if type(agent) is RandomAgent:
@@ -253,6 +258,17 @@ def as_policy(spec: Any, rules: Rules | None = None) -> SolverPolicy:
     if getattr(agent, "observation_type", "observation") == INFORMATION_STATE:
         return InformationStatePolicy(agent, name)
     return ObservationPolicy(agent, name)
+
+
+def _refuse_the_other_role(agent: Any, role: str) -> None:
+    """``SolverError`` for a trained model (or the ``role`` side of a ``PLAYER|BANK`` pair)
+    that learned the other role than the one it is to be valued in."""
+    check_role = getattr(role_policy(agent, role), "check_role", None)
+    if check_role is not None:
+        try:
+            check_role(role)
+        except ValueError as exc:
+            raise SolverError(str(exc)) from None
 
 
 def _refuse_table_information_states(agent: Any, name: str | None) -> None:

@@ -496,7 +496,7 @@ def evaluate(rules: Rules | str, player: Any, bank: Any, composition: Compositio
     hand's ante, in chips (default 0; only with ``jackpot_ante`` > 0).
     """
     rules = check_rules(rules)
-    p, b = as_policy(player, rules), as_policy(bank, rules)
+    p, b = as_policy(player, rules, "player"), as_policy(bank, rules, "bank")
     game = make_game(rules, composition, (p, b), jackpot=jackpot, recall=recall)
     return evaluate_policies(game, p, b, record)
 
@@ -713,8 +713,8 @@ def best_response(rules: Rules | str, role: str, opponent: Any,
         raise SolverError("by_view splits a bank's best response by the player's views; "
                           "the player's has no views to split by (role 'bank' only)")
     rules = check_rules(rules)
-    opp = as_policy(opponent, rules)
-    base = as_policy(baseline, rules) if baseline is not None else None
+    opp = as_policy(opponent, rules, "bank" if role == "player" else "player")
+    base = as_policy(baseline, rules, role) if baseline is not None else None
     game = make_game(rules, composition, (opp,) if base is None else (opp, base), stakes,
                      jackpot, recall)
     if role == "player":
@@ -793,7 +793,7 @@ def exploitability(rules: Rules | str, player: Any, bank: Any,
     pot before this hand's ante, in chips (default 0).
     """
     rules = check_rules(rules)
-    p, b = as_policy(player, rules), as_policy(bank, rules)
+    p, b = as_policy(player, rules, "player"), as_policy(bank, rules, "bank")
     game = make_game(rules, composition, (p, b), stakes, jackpot, recall)
     return exploitability_of(game, p, b)
 
