@@ -62,7 +62,8 @@ def add_human_options(play: argparse.ArgumentParser) -> None:
                             "hand, in draw order (e.g. '7o 2c Rc')")
     group.add_argument("--bank", type=int, metavar="SEAT",
                        help="for tests and lessons: the first bank's seat")
-    play.set_defaults(human_options=tuple(group._group_actions[1:]))
+    play.set_defaults(human_options=tuple(action for action in group._group_actions
+                                          if action.dest != "human"))
 
 
 def refuse_human_options(args: argparse.Namespace) -> None:

@@ -262,7 +262,7 @@ def as_policy(spec: Any, rules: Rules | None = None, role: str | None = None) ->
 
 def _refuse_the_other_role(agent: Any, role: str) -> None:
     """``SolverError`` for a trained model (or the ``role`` side of a ``PLAYER|BANK`` pair)
-    that learned the other role than the one it is to be valued in."""
+    that learned the other role, not the ``role`` it is to be valued in."""
     check_role = getattr(role_policy(agent, role), "check_role", None)
     if check_role is not None:
         try:
