@@ -11,7 +11,7 @@ import argparse
 import tempfile
 from pathlib import Path
 
-__all__ = ["positive_int", "positive_float", "output_folder"]
+__all__ = ["positive_int", "seed", "positive_float", "output_folder"]
 
 
 def positive_int(text: str) -> int:
@@ -22,6 +22,17 @@ def positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"{value} must be at least 1")
+    return value
+
+
+def seed(text: str) -> int:
+    """A seed: a whole number of 0 or more (numpy's seeds, which deal every table)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} must be at least 0")
     return value
 
 

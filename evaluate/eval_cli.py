@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from envs.rules import MAX_SEATS, MIN_SEATS, PRESETS, SEATS_PER_DECK
-from evaluate.arguments import output_folder, positive_int
+from evaluate.arguments import output_folder, positive_int, seed
 from evaluate.ev import ENGINES
 from evaluate.tournament import (Progress, TournamentConfig, group_entrants, parse_entrant,
                                  run_tournament, unique_labels)
@@ -45,7 +45,7 @@ def _progress(args: argparse.Namespace) -> Callable[[str, int], Progress] | None
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
     """Register ``sette evaluate``, ``sette variants`` and ``sette report``."""
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--seed", type=int, default=0, help="seed of the deals (default 0)")
+    common.add_argument("--seed", type=seed, default=0, help="seed of the deals (default 0)")
     common.add_argument("--json", action="store_true", help="print the results as JSON")
     common.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                         help="progress bar on stderr (default: when stderr is a terminal)")

@@ -137,6 +137,8 @@ def _speed(text: str) -> float:
 
 def add_commands(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     """Register ``sette watch``."""
+    from evaluate.arguments import positive_int, seed
+
     watch = sub.add_parser("watch", help="watch agents play hand by hand, with the "
                                          "probabilities learned agents give each action")
     watch.add_argument("--agents", nargs="+", required=True, metavar="SPEC,...",
@@ -146,8 +148,8 @@ def add_commands(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> 
     watch.add_argument("--seats", type=int,
                        help=f"seats when one spec is given (default {DEFAULT_WATCH_SEATS}); "
                             f"with several, their number")
-    watch.add_argument("--hands", type=int, default=3, help="hands to play (3)")
-    watch.add_argument("--seed", type=int, default=0)
+    watch.add_argument("--hands", type=positive_int, default=3, help="hands to play (3)")
+    watch.add_argument("--seed", type=seed, default=0)
     watch.add_argument("--speed", type=_speed, default=2.0, metavar="S",
                        help="actions per second (2; 0: no pause)")
     watch.set_defaults(func=_watch)

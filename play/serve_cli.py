@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import argparse
 
-from evaluate.arguments import output_folder
+from evaluate.arguments import output_folder, seed
 
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
@@ -34,7 +34,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     serve.add_argument("--model", action="append", default=[], metavar="SPEC",
                        help="a trained model the pages may seat (e.g. runs/RUN/player or "
                             "rllib:RUN/bank); repeat for more; default: built-in agents only")
-    serve.add_argument("--seed", type=int, default=None,
+    serve.add_argument("--seed", type=seed, default=None,
                        help="deal the k-th table opened with a seed drawn from this one (the "
                             "same tables on every run, for lessons); default: fresh random deals")
     serve.set_defaults(func=_serve)

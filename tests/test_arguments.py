@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluate.arguments import output_folder, positive_float, positive_int
+from evaluate.arguments import output_folder, positive_float, positive_int, seed
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -28,6 +28,30 @@ def test_a_positive_count_is_read(text: str, value: int) -> None:
 def test_a_count_below_one_or_not_whole_is_refused(text: str, message: str) -> None:
     with pytest.raises(argparse.ArgumentTypeError, match=message):
         positive_int(text)
+
+
+def test_a_seed_is_a_whole_number_of_zero_or_more() -> None:
+    assert seed("0") == 0 and seed("12345") == 12345
+    with pytest.raises(argparse.ArgumentTypeError, match="^-1 must be at least 0$"):
+        seed("-1")
+    with pytest.raises(argparse.ArgumentTypeError, match="'x' is not a whole number"):
+        seed("x")
+
+
+@pytest.mark.parametrize("argv", [["play"], ["watch", "--agents", "careful"],
+                                  ["evaluate", "careful", "random"], ["serve"]])
+def test_every_command_refuses_a_negative_seed_before_it_deals(argv: list[str],
+                                                               capsys) -> None:
+    """``sette serve --seed -1`` used to start serving and fail when the first table opened
+    (numpy takes no negative seed); every command now refuses it in its usage line."""
+    from train.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main([*argv, "--seed", "-1"])
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert f"sette {argv[0]}: error: argument --seed: -1 must be at least 0" in err
 
 
 @pytest.mark.parametrize(("text", "message"), [("0", "0 must be a finite number above 0"),

@@ -206,8 +206,10 @@ def test_play_bad_seat_count(capsys, seats):
 
 
 def test_play_bad_hand_count(capsys):
-    err = _error(capsys, ["play", "--hands", "0"])
-    assert "max_hands=0" in err
+    with pytest.raises(SystemExit) as info:
+        main(["play", "--hands", "0"])
+    assert info.value.code == 2
+    assert "sette play: error: argument --hands: 0 must be at least 1" in capsys.readouterr().err
 
 
 def test_missing_rules_file(tmp_path, capsys):

@@ -23,7 +23,8 @@ from typing import Final
 
 from envs.rules import (MAX_SEATS, MIN_SEATS, PRESETS, SEATS_PER_DECK, SWITCH_DOCS, Rules,
                         RulesError)
-from play.play_cli import DEFAULT_PLAY_SEATS
+from play.play_cli import (DEFAULT_PLAY_SEATS, add_human_options, play_human,
+                           refuse_human_options)
 
 COMMAND_MODULES: Final[dict[str, str]] = {
     "train": "train.train_cli",
@@ -45,8 +46,6 @@ Each module offers ``add_commands(subparsers)``; its handlers are
 def _play(args: argparse.Namespace) -> int:
     """One table of ``--hands`` hands, seated and seeded as every table is (agents.seating);
     with ``--human``, the terminal table (:mod:`play.play_cli`)."""
-    from play.play_cli import play_human, refuse_human_options
-
     if args.human:
         return play_human(args)
     refuse_human_options(args)
@@ -112,15 +111,15 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                       help=f"number of seats, {MIN_SEATS}..{MAX_SEATS} (more than "
                            f"{SEATS_PER_DECK} need decks >= 2; default {DEFAULT_PLAY_SEATS}, "
                            f"with --human the opponents named and you)")
-    play.add_argument("--hands", type=int, default=3, help="hands to play")
-    play.add_argument("--seed", type=int, default=0)
     play.add_argument("--agents", nargs="*",
                       help="agent spec or model path per seat (e.g. threshold:5 random "
                            "runs/RUN/player)")
     play.set_defaults(func=_play)
-    if command != "rules":
-        from play.play_cli import add_human_options
+    if command != "rules":  # `sette rules` loads the rules alone (tests/test_cli_imports.py)
+        from evaluate.arguments import positive_int, seed
 
+        play.add_argument("--hands", type=positive_int, default=3, help="hands to play")
+        play.add_argument("--seed", type=seed, default=0)
         add_human_options(play)
     rules = sub.add_parser("rules", help="list presets and switches, or show one rule set")
     rules.add_argument("name", nargs="?",
