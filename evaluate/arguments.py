@@ -14,26 +14,24 @@ from pathlib import Path
 __all__ = ["positive_int", "seed", "positive_float", "output_folder"]
 
 
-def positive_int(text: str) -> int:
-    """A whole number of at least 1 (a count of hands, tables, steps, workers…)."""
+def _at_least(text: str, least: int) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
+    if value < least:
+        raise argparse.ArgumentTypeError(f"{value} must be at least {least}")
     return value
+
+
+def positive_int(text: str) -> int:
+    """A whole number of at least 1 (a count of hands, tables, steps, workers…)."""
+    return _at_least(text, 1)
 
 
 def seed(text: str) -> int:
     """A seed: a whole number of 0 or more (numpy's seeds, which deal every table)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{value} must be at least 0")
-    return value
+    return _at_least(text, 0)
 
 
 def positive_float(text: str) -> float:
