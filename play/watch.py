@@ -18,6 +18,7 @@ from collections.abc import Callable
 from rich.console import Console
 from rich.text import Text
 
+from envs.table_view import hands_text
 from play.session import Change, Decision, TableSession
 from play.terminal import settlement_text, table_renderable
 
@@ -63,7 +64,6 @@ def watch(session: TableSession, speed: float = 2.0, console: Console | None = N
         if speed:
             sleep(1.0 / speed)
     chips = session.engine.chips
-    played = session.engine.hands_played
-    out.print(Text(f"Table over after {played} hand{'' if played == 1 else 's'}. Final chips: "
+    out.print(Text(f"Table over after {hands_text(session.engine.hands_played)}. Final chips: "
                    + ", ".join(f"seat {s} {c}" for s, c in enumerate(chips))))
     return list(chips)

@@ -140,25 +140,29 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _subcommands(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+    """The parsers of ``parser``'s subcommands (``sette solve ev``…), none for a plain one."""
+    return [command for action in parser._actions
+            if isinstance(action, argparse._SubParsersAction)
+            for command in action.choices.values()]
+
+
 def _name_own_parser(parser: argparse.ArgumentParser) -> None:
     """Give every command (or subcommand) its own parser as ``args.command_parser``, so that
     an argument it does not know is refused with its usage (``sette variants: error:
     unrecognized arguments: …``), not with the usage of ``sette`` alone."""
-    nested = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     parser.set_defaults(command_parser=parser)
-    for action in nested:
-        for command in action.choices.values():
-            _name_own_parser(command)
+    for command in _subcommands(parser):
+        _name_own_parser(command)
 
 
 def _add_trust_option(parser: argparse.ArgumentParser) -> None:
     """``--trust-model`` on a command, or on each of its subcommands when it has them."""
-    nested = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    nested = _subcommands(parser)
     if not nested:
         parser.add_argument("--trust-model", action="store_true", help=_TRUST_HELP)
-    for action in nested:
-        for command in action.choices.values():
-            _add_trust_option(command)
+    for command in nested:
+        _add_trust_option(command)
 
 
 _TRUST_HELP = ("load model files that have no sette-model.json (saved by an older sette) the "
