@@ -357,7 +357,8 @@ class LearnedAgent(Agent):
                     f"{self.obs_size} but got {length}: their length depends on the rules "
                     f"and the seats; seat it at the table it was trained at "
                     f"({self.num_seats or '?'} seats, rules {self._rules()}, the bank kept "
-                    f"on one seat as the Player and Bank views keep it)")
+                    f"on one seat as the Player and Bank views keep it: sette evaluate "
+                    f"--fixed-bank)")
         table, trained = _seats_of(length), self.num_seats or _seats_of(self.obs_size)
         if trained is None or table is None:
             return (f"model {self.source} was trained on observations of length "

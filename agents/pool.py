@@ -21,7 +21,10 @@ class PolicyPool:
     """Pinned baselines plus a bounded window of frozen policies, sampled uniformly."""
 
     def __init__(self, pinned: Iterable[Policy], max_learned: int = 4) -> None:
-        self.pinned = list(pinned)
+        if isinstance(pinned, str):
+            raise TypeError(f"PolicyPool({pinned!r}): the pinned policies are a list of "
+                            f"policies, not one string")
+        self.pinned = [_policy(p) for p in pinned]
         if not self.pinned:
             raise ValueError("a pool needs at least one pinned baseline policy")
         if isinstance(max_learned, bool) or not isinstance(max_learned, int) or max_learned < 0:
@@ -36,6 +39,7 @@ class PolicyPool:
 
     def add(self, policy: Policy) -> None:
         """Add a frozen policy; beyond ``max_learned`` the oldest learned one leaves."""
+        _policy(policy)
         if self.max_learned == 0:
             return
         self.learned.append(policy)
@@ -50,3 +54,14 @@ class PolicyPool:
 
     def __repr__(self) -> str:
         return f"PolicyPool({', '.join(repr(m) for m in self.members)})"
+
+
+def _policy(member: object) -> Policy:
+    """``member`` if it is a policy (it has ``act``); a ``TypeError`` naming it otherwise (an
+    agent spec such as ``'reader'`` is made into a policy by :func:`agents.make_agent`)."""
+    if not callable(getattr(member, "act", None)):
+        hint = (f"; make it one with agents.make_agent({member!r}, rules=...)"
+                if isinstance(member, str) else "")
+        raise TypeError(f"a pool holds policies (with act(observation, mask)), not "
+                        f"{member!r}{hint}")
+    return member  # type: ignore[return-value]  # checked: it acts

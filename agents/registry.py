@@ -165,7 +165,15 @@ def make_agent(spec: str, seed: int | None = None, rules: Rules | str | None = N
 def _build(spec: str, seed: int | None, rules: Rules) -> Agent:
     if "|" in spec:
         player, bank = spec.split("|")
-        split = RoleSplitAgent(make_agent(player, rules=rules), make_agent(bank, rules=rules))
+        sides = make_agent(player, rules=rules), make_agent(bank, rules=rules)
+        for side, role in zip(sides, ("player", "bank")):  # a trained model plays its own role
+            check_role = getattr(side, "check_role", None)
+            if check_role is not None:
+                try:
+                    check_role(role)
+                except ValueError as exc:
+                    raise ValueError(f"PLAYER|BANK {spec!r}: {exc}") from None
+        split = RoleSplitAgent(*sides)
         if seed is not None:
             split.seed(seed)
         return split

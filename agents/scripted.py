@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from agents.base import Agent
+from envs.engine import checked_seed
 from envs.single_seat import DealerRule
 
 
@@ -22,11 +23,11 @@ class RandomAgent(Agent):
     """Uniformly random legal actions, from its own seeded generator."""
 
     def __init__(self, seed: int | None = None) -> None:
-        self.rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(checked_seed(seed))
 
     def seed(self, seed: int) -> None:
         """Restart the generator (the environments call this on a seeded reset)."""
-        self.rng = np.random.default_rng(seed)
+        self.rng = np.random.default_rng(checked_seed(seed))
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
         legal = np.flatnonzero(action_mask)

@@ -136,11 +136,12 @@ from envs.rulebook import (RuleSwitches, covered_pay, forces_chase, hand_form, h
 from envs.house_rules import (AFTER_DEAL, AT_DEAL, LEGAL_PLAY, LEGAL_TURN_BET, SOLE_CHOICE,
                               HouseRule, SideBets, build)
 from envs.phases import AUCTION, BANK, BET, OVER, PHASE_NAMES, PLAY, SELL, SIDE_BET, TRANSFER
-from envs.rules import MAX_SEATS, MIN_SEATS, Rules
+from envs.rules import MAX_SEATS, MIN_SEATS, Rules, check_max_hands
 
 __all__ = ["Engine", "Hand", "IllegalActionError", "RuleSwitches", "replay", "as_index",
-           "PHASE_NAMES", "STATUS_NAMES", "BET", "PLAY", "BANK", "TRANSFER", "OVER", "AUCTION",
-           "SIDE_BET", "SELL", "WAITING", "PLAYING", "STOOD", "BUST", "DECLARED"]
+           "checked_seed", "PHASE_NAMES", "STATUS_NAMES", "BET", "PLAY", "BANK", "TRANSFER",
+           "OVER", "AUCTION", "SIDE_BET", "SELL", "WAITING", "PLAYING", "STOOD", "BUST",
+           "DECLARED"]
 
 _SEVEN_RANK: Final = 6
 
@@ -180,17 +181,15 @@ class Engine:
         self.rules = resolved = Rules.resolve(rules)
         self._switches = RuleSwitches(resolved)
         seats: int = resolved.check_seats(num_seats)  # larger tables need more decks
-        if max_hands is not None and (isinstance(max_hands, bool)
-                                      or not isinstance(max_hands, int) or max_hands < 1):
-            raise ValueError(f"max_hands={max_hands!r} must be a positive integer or None")
         self.num_seats: int = seats
-        self.max_hands: int | None = max_hands
+        self.max_hands: int | None = check_max_hands(max_hands)
         self.layout = ActionLayout(self._switches.bet_ladder)
         self._plug_in(self._switches)
         self.wild = -1 if self._switches.wild_card == "none" else parse_card(self._switches.wild_card)
-        self.phase = OVER
+        self.phase = OVER  # no game before reset: nobody acts, nothing is legal
+        self.actor = -1
         self.events: list[tuple] = []
-        self._legal: list[int] | None = None
+        self._legal: list[int] | None = []
         self._mask: np.ndarray | None = None  # the mask of _legal, built on demand
         self._mask_cache: dict[tuple[int, ...], np.ndarray] = {}
         self._seeds: np.random.Generator | None = None  # next episodes' seeds (reset)
@@ -248,7 +247,7 @@ class Engine:
         """
         r = self._switches
         n = self.num_seats
-        seed = _checked_seed(seed)
+        seed = checked_seed(seed)
         stacks = None if chips is None else _checked_chips(chips, n)
         given_bank = None if bank is None else _checked_bank(bank, n)
         stacked = self._parse_deck(deck)
@@ -390,6 +389,10 @@ class Engine:
         """
         index = action if type(action) is int else as_index(action)
         legal = self.legal_actions()
+        if self.phase == OVER:
+            when = "is over" if self.events else "has not been dealt"
+            raise IllegalActionError(f"action {action!r}: the game {when}; call reset() to "
+                                     f"deal one")
         if index not in legal:
             names = self.layout.names
             what = names[index] if 0 <= index < len(names) else "not an action index"
@@ -893,8 +896,10 @@ def as_index(value: object) -> int:
     return index if index >= 0 else -1
 
 
-def _checked_seed(seed: object) -> int | None:
-    """``reset``'s seed as a Python int (None stays None); a ``ValueError`` names a bad one."""
+def checked_seed(seed: object) -> int | None:
+    """A seed as a Python int (None stays None): any integer, numpy's too, but not a bool or
+    a float; a ``ValueError`` names a bad one. ``reset`` and everything else seeded checks
+    its seed here."""
     if seed is None:
         return None
     value = as_index(seed)

@@ -133,7 +133,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-from envs.cards import is_figure, parse_card
+from envs.cards import card_name, is_figure, parse_card
+from envs.text_files import read_text
 
 
 class RulesError(ValueError):
@@ -148,6 +149,24 @@ MAX_SEATS = 16
 
 SEATS_PER_DECK = 8
 """Most seats one 40-card deck serves (RULES.md §2): more need ``decks >= 2``."""
+
+
+
+def check_max_hands(max_hands: object) -> int | None:
+    """A table's hand limit as a Python int (any integer, numpy's too, but not a bool), or
+    None for no limit; ``ValueError`` naming the value otherwise. Every engine checks its
+    ``max_hands`` here."""
+    if max_hands is None:
+        return None
+    try:
+        hands = 0 if isinstance(max_hands, bool) else operator.index(
+            max_hands)  # type: ignore[arg-type]  # anything with __index__, or TypeError
+    except TypeError:  # a float, a string: not a count
+        hands = 0
+    if hands < 1:
+        raise ValueError(f"max_hands={max_hands!r} must be a positive integer or None")
+    return hands
+
 
 _LINE = 100
 """Longest line :meth:`Rules.to_toml` writes."""
@@ -297,7 +316,9 @@ class Rules:
     # ------------------------------------------------------------------ API
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
-            _check_value(f, getattr(self, f.name))
+            value = _plain_value(f.name, getattr(self, f.name))
+            object.__setattr__(self, f.name, value)  # frozen: set once, before any use
+            _check_value(f, value)
         if self.max_bet < self.min_bet:
             raise RulesError(
                 f"max_bet={self.max_bet} is below min_bet={self.min_bet}; it must be >= min_bet")
@@ -335,7 +356,7 @@ class Rules:
     def replace(self, **overrides: Any) -> "Rules":
         """A copy with some switches changed; unknown names are rejected."""
         _check_names(overrides)
-        return dataclasses.replace(self, **_coerce(overrides))
+        return dataclasses.replace(self, **overrides)
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], source: str = "rules") -> "Rules":
@@ -361,25 +382,31 @@ class Rules:
         """Rules from a TOML file (``preset = "..."`` then overrides)."""
         path = Path(path)
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            raise RulesError(f"rules file {str(path)!r} does not exist") from None
+            text = read_text(path, "rules file")
+        except ValueError as exc:
+            raise RulesError(str(exc)) from None
+        try:
+            data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise RulesError(f"rules file {str(path)!r} is not valid TOML: {exc}") from None
         return cls.from_mapping(data, source=f"rules file {str(path)!r}")
 
     @classmethod
     def resolve(cls, rules: "Rules | str | Path | Mapping[str, Any] | None") -> "Rules":
-        """Accept a ``Rules``, a preset name, a TOML path or a mapping."""
+        """Accept a ``Rules``, a preset name, a TOML path or a mapping. A string is a rules
+        file when it ends in ``.toml`` (any case) or names a file that is no preset."""
         if rules is None:
             return cls.preset("catalan")
         if isinstance(rules, Rules):
             return rules
         if isinstance(rules, Mapping):
             return cls.from_mapping(rules)
-        if isinstance(rules, Path) or (isinstance(rules, str) and rules.endswith(".toml")):
+        if isinstance(rules, Path) or (isinstance(rules, str)
+                                       and rules.lower().endswith(".toml")):
             return cls.from_toml(rules)
         if isinstance(rules, str):
+            if rules not in PRESETS and Path(rules).is_file():  # a rules file named otherwise
+                return cls.from_toml(rules)
             return cls.preset(rules)
         raise RulesError(f"rules must be a preset name, a .toml path, a mapping or Rules, "
                          f"got {type(rules).__name__} {rules!r}")
@@ -476,14 +503,6 @@ def _check_names(data: Mapping[str, Any]) -> None:
                          f"{', '.join(_FIELDS)}")
 
 
-def _coerce(data: Mapping[str, Any]) -> dict[str, Any]:
-    """Lists (from TOML) become tuples for the ladder; everything else is kept."""
-    out = dict(data)
-    if isinstance(out.get("bet_ladder"), list):
-        out["bet_ladder"] = tuple(out["bet_ladder"])
-    return out
-
-
 def _toml_value(value: Any) -> str:
     """A switch's value as TOML: booleans, integers, strings and integer lists."""
     if isinstance(value, bool):
@@ -538,6 +557,32 @@ def _entry(key: str, value: str, note: str) -> list[str]:
         items = textwrap.wrap(value[1:-1], width=_LINE - 4)
         setting = "\n".join([f"{key} = ["] + [f"    {item}" for item in items] + ["]"])
     return [*_comment(note), setting]
+
+
+def _plain_value(name: str, value: Any) -> Any:
+    """``value`` as the rules keep it: a numpy scalar as the ``bool`` or ``int`` it holds (a
+    sweep over ``np.arange`` gives them), the ladder as a tuple (a list or array of stakes),
+    and the matta by its card name as :func:`envs.cards.card_name` writes it (``'ro'`` is
+    ``'Ro'``), so that equal rules compare equal."""
+    if name == "bet_ladder" and (isinstance(value, list) or getattr(value, "ndim", 0) == 1):
+        return tuple(_plain_scalar(k) for k in value)
+    if name == "wild_card" and isinstance(value, str) and value != "none":
+        try:
+            return card_name(parse_card(value))
+        except ValueError:
+            return value  # _check_value names it
+    return _plain_scalar(value)
+
+
+def _plain_scalar(value: Any) -> Any:
+    """A numpy boolean or integer scalar as Python's ``bool`` or ``int``; anything else as is."""
+    if getattr(value, "ndim", None) == 0:
+        kind = value.dtype.kind
+        if kind == "b":
+            return bool(value)
+        if kind in "iu":
+            return int(value)
+    return value
 
 
 def _check_value(f: dataclasses.Field, value: Any) -> None:

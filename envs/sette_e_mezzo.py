@@ -83,6 +83,10 @@ no reward.
 card to each player in turn order, then the bank); `"bank"`: the first bank's
 seat; `"chips"`: the starting stacks. Unknown option keys are warned about.
 
+A copy (`copy.deepcopy`, `pickle`) holds the game as it stands, the shoe's
+unseen cards included, and plays on as the original would: what a search
+client copies at every node.
+
 ## Arguments
 `rules` (preset name, `.toml` path, mapping or `Rules`; default `"catalan"`),
 `num_seats` (2–16, default 4; more than 8 need `decks` >= 2), `max_hands`
@@ -117,7 +121,6 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 
 from envs.engine import Engine, IllegalActionError
@@ -146,7 +149,7 @@ def env(**kwargs: Any) -> AECEnv:
     return environment
 
 
-class raw_env(AECEnv, EzPickle):
+class raw_env(AECEnv):
     """Sette e mezzo as an AEC environment (see the module docstring)."""
 
     metadata: dict[str, Any] = {
@@ -160,7 +163,6 @@ class raw_env(AECEnv, EzPickle):
                  num_seats: int = 4, max_hands: int | None = 10,
                  render_mode: str | None = None,
                  observation_type: str = "observation") -> None:
-        EzPickle.__init__(self, rules, num_seats, max_hands, render_mode, observation_type)
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode={render_mode!r} is not supported; choose one of "
@@ -169,15 +171,17 @@ class raw_env(AECEnv, EzPickle):
         self.engine = Engine(rules, num_seats, max_hands)
         self.rules = self.engine.rules
         self.observer = Observer(self.engine)
-        self._vector = self.observer.observe
-        """The seat's vector: the observation, or the information state."""
+        self._encoder: Observer | InformationStateObserver = self.observer
+        """What writes the seat's vector: the observation, or the information state (held as
+        the object, not its bound ``observe``: a compiled class's bound method is copied by
+        ``copy.deepcopy`` as it is, still bound to the original's observer)."""
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(num_seats)]
         self.agents = self.possible_agents[:]
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         if observation_type == "information_state":
             self.information_state = InformationStateObserver(self.engine, self.observer)
-            self._vector = self.information_state.observe
+            self._encoder = self.information_state
             self.observation_slices = information_state_slices(self.rules, num_seats)
             low, high = information_state_bounds(self.rules, num_seats)
         else:
@@ -206,7 +210,7 @@ class raw_env(AECEnv, EzPickle):
         seat = self.agent_name_mapping[agent]
         engine = self.engine
         mask = engine.action_mask() if seat == engine.actor else self._zero_mask.copy()
-        return {"observation": self._vector(seat), "action_mask": mask}
+        return {"observation": self._encoder.observe(seat), "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         options = dict(options or {})

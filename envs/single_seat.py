@@ -53,6 +53,7 @@ layout (:mod:`envs.actions`); the legal actions come from ``env.action_masks()``
 and ``info["action_mask"]``. The reward is the learner's net chips of each hand
 in units of ``min_bet``, given on the step in which the hand is settled. An
 illegal action ends the episode with ``illegal_reward`` and a fresh table next.
+A step after the episode ended and before ``reset()`` raises Gymnasium's ``ResetNeeded``.
 
 **Opponents** are policies — anything with ``act(observation, action_mask) ->
 action`` (:mod:`envs.policy`, :mod:`agents`) — a *pool* — anything with
@@ -77,6 +78,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
 
 from envs.engine import Engine, as_index
 from envs.information_state import (InformationStateObserver, check_observation_type,
@@ -236,6 +238,8 @@ class SingleSeatEnv(gym.Env):
                               _check_seat("bank", self.bank_choice, num_seats),
                               self.sources["bank"], self.sources["players"],
                               self.illegal_reward, DealerRule.act)
+        self._episode_over = True
+        """The episode has ended (or none has begun): :meth:`step` waits for :meth:`reset`."""
 
     def _view_rules(self, rules: Rules) -> Rules:
         return rules
@@ -263,14 +267,23 @@ class SingleSeatEnv(gym.Env):
                     if hasattr(policy, "seed"):
                         policy.seed(int(seeder.integers(2**31 - 1)))
         play.start_episode()
+        self._episode_over = False
         if self.information_state is not None:
             return self.information_state.observe(play.learner), play.info()
         return play.observation(), play.info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """The learner's action. After the episode ends (``terminated``) the table has
+        already moved on to the next hand, which :meth:`reset` hands out: a step before
+        it raises ``ResetNeeded`` rather than playing a hand nobody was shown."""
+        if self._episode_over:
+            raise ResetNeeded(f"step({action!r}): the episode is over (or has not begun); "
+                              f"call reset() for the next one")
+        index = self._action_index(action)
+        obs, reward, terminated, truncated, info = self._play.step(index)
+        self._episode_over = terminated
         if self.information_state is None:
-            return self._play.step(self._action_index(action))
-        _, reward, terminated, truncated, info = self._play.step(self._action_index(action))
+            return obs, reward, terminated, truncated, info
         return (self.information_state.observe(self._play.learner), reward, terminated,
                 truncated, info)
 

@@ -23,6 +23,7 @@ them out, so they cannot disagree with each other or with the rules:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from envs.cards import card_name, format_half_points
@@ -104,9 +105,21 @@ def _hand_shown(hand: Hand, viewer: int | None, bank: int, wild: int) -> HandSho
                      STATUS_NAMES[hand.status])
 
 
+def count_text(count: int, noun: str) -> str:
+    """``"1 table"``, ``"3 tables"``: a count as a line of text says it (``noun`` singular)."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def hands_text(count: int) -> str:
     """``"1 hand"``, ``"3 hands"``: a count of hands as a line of text says it."""
-    return f"{count} hand" if count == 1 else f"{count} hands"
+    return count_text(count, "hand")
+
+
+def seats_text(seats: Sequence[int]) -> str:
+    """``"seat 1"``, ``"seats 0 and 1"``, ``"seats 0, 2 and 3"``: seats as a sentence names them."""
+    if len(seats) == 1:
+        return f"seat {seats[0]}"
+    return f"seats {', '.join(map(str, seats[:-1]))} and {seats[-1]}"
 
 
 def table_view(engine: Engine, viewer: int | None = None) -> TableShown:

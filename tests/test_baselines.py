@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -148,3 +150,25 @@ def test_pool_keeps_baselines_and_bounds_learned_members() -> None:
                                                            "threshold:6"}
     with pytest.raises(ValueError, match="pinned baseline"):
         PolicyPool([])
+
+
+@pytest.mark.parametrize("pinned, member", [(["reader", "careful"], "'reader'"),
+                                             ("careful", None), ([5], "5")])
+def test_pool_refuses_what_is_no_policy(pinned: object, member: str | None) -> None:
+    """A pool takes policies: an agent spec (the opponents' lists take specs) or a bare
+    string, which would otherwise be a pool of its letters, is refused where it is made."""
+    message = "not one string" if member is None else f"not {member}"
+    with pytest.raises(TypeError, match=re.escape(message)):
+        PolicyPool(pinned)  # type: ignore[arg-type]
+    pool = PolicyPool([make_agent("careful")])
+    with pytest.raises(TypeError, match=re.escape("agents.make_agent('reader', rules=...)")):
+        pool.add("reader")  # type: ignore[arg-type]
+    assert len(pool) == 1
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, "7"])
+def test_random_agent_names_a_bad_seed(seed: object) -> None:
+    with pytest.raises(ValueError, match=re.escape(f"seed={seed!r} must be a non-negative")):
+        make_agent("random", seed=seed)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=re.escape(f"seed={seed!r} must be a non-negative")):
+        make_agent("random").seed(seed)  # type: ignore[arg-type]

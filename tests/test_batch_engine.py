@@ -18,7 +18,8 @@ import pytest
 from envs.batch import ScalarTables, UnsupportedRules
 from envs.batch.engine import BatchEngine, check_supported
 from envs.batch.event_rows import decode
-from envs.engine import IllegalActionError
+from envs.engine import Engine, IllegalActionError
+from envs.observer import Observer
 from envs.rules import PRESETS, Rules
 from envs.single_seat import fixed_bank_rules
 
@@ -312,3 +313,60 @@ def test_both_batches_refuse_the_same_table_indices(make):
     assert np.array_equal(tables.chips, before)
     twice = tables.observe(np.array([0, 1]), tables=np.array([3, 3]))
     assert np.array_equal(twice, tables.observe(np.array([0, 1]), tables=np.array([3, 3])))
+
+
+@pytest.mark.parametrize("make", [lambda: BatchEngine("catalan", 2, 4),
+                                  lambda: ScalarTables("catalan", 2, 4)],
+                         ids=["compiled", "reference"])
+def test_both_batches_refuse_the_same_seats_and_actions(make):
+    """One check each (``envs.batch.api.seat_rows``, ``action_array``): a seat off the
+    table, a seat count that is not the rows', and an action that is no integer index are
+    named alike by both batches (the reference used to fail deep inside, or play a float)."""
+    tables = make()
+    tables.reset(np.arange(4, dtype=np.int64))
+    with pytest.raises(ValueError, match="seat 3 is not a seat at these tables; seats are "
+                                         "the integers 0..1"):
+        tables.observe(np.array([0, 1, 3, 0]))
+    with pytest.raises(ValueError, match="seats must be 4 integer seats, one a table; got "
+                                         "int64 of shape"):
+        tables.observe(np.array([0, 1]))
+    with pytest.raises(ValueError, match="seats must be 2 integer seats"):
+        tables.observe(np.array([0.0, 1.0]), tables=np.array([0, 1]))
+    before = np.copy(tables.chips)
+    for bad in (np.full(4, 14.0), np.full(4, True)):
+        with pytest.raises(ValueError, match=f"actions must be a 1-D array of integers, not "
+                                             f"{bad.dtype}"):
+            tables.step(bad)
+    assert np.array_equal(tables.chips, before)
+
+
+def test_a_seed_past_2_63_deals_the_same_table_in_both_batches():
+    """Seeds drawn as ``uint64`` (``SeedSequence.generate_state``) reach 2**64 - 1: both
+    batches deal the table ``Engine.reset(seed=s)`` deals (the reference refused them)."""
+    seeds = np.array([2**63 + 5, 2**64 - 1, 7], dtype=np.uint64)
+    compiled, reference = BatchEngine("catalan", 2, 3), ScalarTables("catalan", 2, 3)
+    compiled.reset(seeds)
+    reference.reset(seeds)
+    seat = np.zeros(3, dtype=np.int64)
+    assert np.array_equal(compiled.observe(seat), reference.observe(seat))
+    single = Engine("catalan", 2)
+    single.reset(seed=2**64 - 1)
+    assert np.array_equal(reference.observe(seat)[1], Observer(single).observe(0))
+
+
+def test_one_table_of_thresholds_reuses_the_kernel_many_tables_compiled():
+    """A single table's thresholds, broadcast from one seat layout (as ``sette evaluate``
+    passes them), are a read-only view that is already contiguous: numba would compile the
+    fused loop afresh for it (half a minute) where it now plays the signature every other
+    call uses."""
+    from envs.batch.kernels_headsup import play_headsup
+
+    engine = BatchEngine("catalan", 2, 1, max_hands=5, observe=False)
+    levels = np.array([[5.0, 5.5], [4.0, 6.0]])
+    many = engine.play_thresholds(np.arange(2, dtype=np.int64), np.full(2, -1),
+                                  np.stack([levels, levels]))
+    compiled = len(play_headsup.signatures)
+    one = engine.play_thresholds(np.arange(1, dtype=np.int64), np.full(1, -1),
+                                 np.broadcast_to(levels, (1, 2, 2)))
+    assert len(play_headsup.signatures) == compiled
+    assert np.array_equal(one[0], many[0])

@@ -7,10 +7,12 @@ their averages; SB3 and MaskablePPO drive it through the ``VecEnv`` protocol.
 
 from __future__ import annotations
 
+import re
 from functools import partial
 
 import numpy as np
 import pytest
+from gymnasium.error import ResetNeeded
 from sb3_contrib import MaskablePPO
 from sb3_contrib.common.maskable.utils import get_action_masks, is_masking_supported
 from stable_baselines3.common.vec_env import VecMonitor
@@ -116,11 +118,27 @@ def test_the_vec_env_protocol_sb3_calls() -> None:
     ({"view": "seat", "observation_type": "cards"}, "observation_type='cards'"),
     ({"view": "bank", "one_hand_tables": 1.5}, "one_hand_tables=1.5 must be a share 0..1"),
     ({"view": "bank", "one_hand_tables": "half"}, "one_hand_tables='half' must be a share"),
-    ({"view": "seat", "one_hand_tables": 0.5}, "only the player and bank views")])
+    ({"view": "seat", "one_hand_tables": 0.5}, "only the player and bank views"),
+    ({"view": "player", "seed": -1}, "seed=-1 must be a non-negative integer or None"),
+    ({"view": "player", "seed": 1.5}, "seed=1.5 must be a non-negative integer or None")])
 def test_bad_arguments_are_named(bad: dict, match: str) -> None:
     with pytest.raises(ValueError, match=match):
         BatchSeatVecEnv(**{"rules": "catalan", "num_seats": 2, "num_envs": 2,
                            "engine": ENGINE, **bad})
+
+
+def test_a_seed_and_a_step_are_checked_before_any_table_is_dealt() -> None:
+    """``seed()`` names a bad seed (it used to keep ``int(1.5)``); a step before ``reset()``,
+    which has dealt no table, is refused (it used to score every table -1 as illegal)."""
+    env = BatchSeatVecEnv("player", "catalan", 2, num_envs=4, opponents="reader", engine=ENGINE)
+    for bad in (1.5, -2):
+        with pytest.raises(ValueError, match=re.escape(f"seed={bad!r} must be")):
+            env.seed(bad)
+    with pytest.raises(ResetNeeded, match=re.escape("call reset() first")):
+        env.step(np.zeros(4, dtype=np.int64))
+    env.reset()
+    _, _, _, infos = env.step(_legal(env.action_masks(), np.random.default_rng(0)))
+    assert not any("illegal_action" in info for info in infos)
 
 
 @pytest.mark.parametrize("num_seats", [2, 4])

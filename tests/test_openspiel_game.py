@@ -112,6 +112,27 @@ def test_bad_parameters_are_refused_by_name(text: str, words: str) -> None:
         pyspiel.load_game(f"python_sette_e_mezzo({text})")
 
 
+def test_an_illegal_action_is_refused_by_name_and_leaves_the_state_as_it_was() -> None:
+    """A move the rules do not allow, or a card the shoe no longer holds, raises before
+    the hand changes, naming what is legal (it used to be played, leaving a hand that
+    failed later or could not happen)."""
+    game = pyspiel.load_game("python_sette_e_mezzo(rules=pagat,composition=0/1/0/0/1/0/1/1/0/0)")
+    state = game.new_initial_state()
+    assert state.legal_actions() == [14, 15, 16, 17]
+    for bad in (A.HIT, 99):
+        with pytest.raises(ValueError, match=f"action {bad} is not legal at the player's bet; "
+                                             r"legal: 14 \(bet_1\), 15 \(bet_2\)"):
+            state.apply_action(bad)
+    assert state.history() == [] and state.legal_actions() == [14, 15, 16, 17]
+    state.apply_action(14)
+    assert state.is_chance_node()
+    cards = [c for c, _p in state.chance_outcomes()]
+    gone = next(c for c in range(game.max_chance_outcomes()) if c not in cards)
+    with pytest.raises(ValueError, match=f"action {gone} is not legal at the player's card"):
+        state.apply_action(gone)
+    assert state.history() == [14]
+
+
 @pytest.mark.parametrize("case", list(CASES) + ["catalan", "pagat", "spanish"])
 def test_openspiel_random_simulation_passes(case: str, rules_files: dict[str, Path]) -> None:
     """OpenSpiel's own API check, on the reduced games and on each preset's full shoe."""

@@ -635,3 +635,34 @@ def test_envs_imports_and_plays_where_pettingzoo_has_no_registry():
                           timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "ok"
+
+
+def _play_on(env, seed, limit=400):
+    """(agent, reward, observation bytes) of every turn from here to the end, random legal
+    actions drawn from ``seed``."""
+    rng = np.random.default_rng(seed)
+    seen = []
+    for agent in env.agent_iter(limit):
+        obs, reward, term, trunc, _ = env.last()
+        seen.append((agent, reward, obs["observation"].tobytes()))
+        env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return seen
+
+
+@pytest.mark.parametrize("factory", [sette_e_mezzo_v0.env, sette_e_mezzo_v0.raw_env])
+@pytest.mark.parametrize("clone", ["deepcopy", "pickle"])
+@pytest.mark.parametrize("observation_type", ["observation", "information_state"])
+def test_a_game_copied_mid_hand_plays_on_as_the_original(factory, clone, observation_type):
+    """A copy (what a search client such as MCTS takes at every node) holds the game as it
+    stands, the cards still in the shoe included: it plays on as the original would, and
+    playing it leaves the original where it was."""
+    import copy
+    import pickle
+    env = factory(rules="catalan", num_seats=3, observation_type=observation_type)
+    env.reset(seed=0)
+    _play_on(env, seed=1, limit=5)
+    twin = copy.deepcopy(env) if clone == "deepcopy" else pickle.loads(pickle.dumps(env))
+    where = (env.agent_selection, env.unwrapped.engine.events[:])
+    played = _play_on(twin, seed=2)
+    assert (env.agent_selection, env.unwrapped.engine.events) == where
+    assert _play_on(env, seed=2) == played and len(played) > 10

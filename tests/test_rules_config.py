@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from envs import Engine, Rules, RulesError
+from envs.engine import IllegalActionError
 from envs import actions as A
 from envs import sette_e_mezzo_v0
 from envs.cards import (HALF_POINTS, RANK_CHARS, SEVEN_AND_HALF, card_name, format_cards,
@@ -210,6 +211,24 @@ def test_replace_turns_a_ladder_list_into_a_tuple():
     r = Rules.preset("catalan").replace(bet_ladder=[1, 3, 4])
     assert r.bet_ladder == (1, 3, 4)
     assert r.to_dict()["bet_ladder"] == [1, 3, 4]
+
+
+def test_numpy_values_and_a_list_ladder_are_kept_as_python_values():
+    """A sweep over ``np.arange`` or ``np.array`` gives numpy scalars: the rules take them
+    as the ints and bools they hold (not as "must be an integer, got np.int64(5)"), and a
+    ladder list the same whether given to ``Rules`` or to ``replace``."""
+    catalan = Rules.preset("catalan")
+    swept = catalan.replace(min_bet=np.int64(5), max_bet=np.int64(500), mort=np.bool_(True),
+                            bet_ladder=np.array([1, 2, 4]))
+    assert swept == catalan.replace(min_bet=5, max_bet=500, mort=True, bet_ladder=(1, 2, 4))
+    assert [type(v) for v in (swept.min_bet, swept.mort, *swept.bet_ladder)] == \
+        [int, bool, int, int, int]
+    assert Rules(bet_ladder=[1, 2]).bet_ladder == (1, 2)
+    assert hash(Rules(bet_ladder=[1, 2])) == hash(Rules(bet_ladder=(1, 2)))
+    with pytest.raises(RulesError, match=re.escape("min_bet must be an integer, got True")):
+        catalan.replace(min_bet=np.bool_(True))
+    with pytest.raises(RulesError, match=re.escape("mort must be true or false, got 1")):
+        catalan.replace(mort=np.int64(1))
 
 
 def test_replace_rejects_an_unknown_switch_listing_the_switches():
@@ -451,6 +470,32 @@ def test_missing_rules_file_is_named(tmp_path):
         Rules.resolve(str(path))
 
 
+def test_a_rules_file_that_cannot_be_read_is_named(tmp_path):
+    """A folder, or a file that is not UTF-8 text, is one ``RulesError`` naming the path (it
+    was an ``IsADirectoryError`` traceback, or a codec error naming no file)."""
+    folder = tmp_path / "house.toml"
+    folder.mkdir()
+    with pytest.raises(RulesError, match=re.escape(f"rules file {str(folder)!r} is a folder")):
+        Rules.resolve(str(folder))
+    latin = tmp_path / "latin.toml"
+    latin.write_bytes(b'preset = "catalan"  # \xe9\n')
+    with pytest.raises(RulesError, match=re.escape(f"rules file {str(latin)!r} is not UTF-8")):
+        Rules.resolve(latin)
+
+
+def test_a_rules_file_is_read_whatever_its_name_ends_in(tmp_path):
+    """``sette rules catalan > house.txt`` writes a rules file: it reads back as one (it was
+    looked up as a preset named 'house.txt'), as does ``HOUSE.TOML``; a preset's name still
+    means the preset, and a name that is neither is refused listing the presets."""
+    for name in ("house.txt", "HOUSE.TOML"):
+        path = tmp_path / name
+        path.write_text(Rules.preset("pagat").replace(decks=2).to_toml(), encoding="utf-8")
+        assert Rules.resolve(str(path)) == Rules.preset("pagat").replace(decks=2)
+    absent = str(tmp_path / "house.ini")
+    with pytest.raises(RulesError, match=re.escape(f"unknown preset {absent!r}; presets are: ")):
+        Rules.resolve(absent)
+
+
 def test_invalid_toml_is_named(tmp_path):
     path = _write(tmp_path, "decks = = 2\n[unterminated\n")
     with pytest.raises(RulesError) as info:
@@ -528,6 +573,15 @@ def test_wild_card_must_be_a_figure():
         assert Rules.preset("italian").replace(wild_card=card).wild_card == card
     with pytest.raises(RulesError, match=re.escape("wild_card='7o' is not a figure")):
         Rules.from_mapping({"preset": "pagat_italian", "wild_card": "7o"})
+
+
+def test_a_wild_card_is_kept_by_its_card_name():
+    """``'ro'`` names the king of coins as ``'Ro'`` does (card names read either case), so
+    the rules it makes are the ``italian`` preset's, not a variant of it."""
+    italian = Rules.preset("italian")
+    lower = italian.replace(wild_card="ro")
+    assert lower.wild_card == "Ro" and lower == italian and lower.nearest_preset() == "italian"
+    assert Rules.from_mapping({"preset": "italian", "wild_card": "rO"}) == italian
 
 
 @pytest.mark.parametrize("overrides, first, second", [
@@ -734,8 +788,6 @@ def test_numpy_integers_are_accepted_as_plain_ones():
 
 @pytest.mark.parametrize("action", [1.0, True, np.float64(1.0), "1", None, 1.5])
 def test_step_refuses_anything_but_an_integer_index_naming_it(action):
-    from envs.engine import IllegalActionError
-
     engine = Engine("pagat", 2)
     engine.reset(seed=0, bank=1)
     engine.step(engine.layout.bet(1))
@@ -756,9 +808,31 @@ def test_step_refuses_anything_but_an_integer_index_naming_it(action):
     (("pagat", 4, 2.5), "max_hands=2.5 must be a positive integer or None"),
     (("pagat", 4, True), "max_hands=True must be a positive integer or None"),
     (("pagat", 4, 0), "max_hands=0 must be a positive integer or None"),
+    (("pagat", 4, "3"), "max_hands='3' must be a positive integer or None"),
     ((3, 4), "rules must be a preset name, a .toml path, a mapping or Rules, got int 3"),
 ])
 def test_engine_constructor_errors_are_named_compiled_or_not(args, named):
     with pytest.raises(ValueError) as info:
         Engine(*args)
     assert named in str(info.value)
+
+
+def test_a_step_with_no_game_on_says_to_reset():
+    """Before the first ``reset()`` nobody acts and nothing is legal, and a step says to deal
+    (it was an internal "attribute 'actor' undefined"); after the last hand, the same."""
+    engine = Engine("pagat", 2, max_hands=1)
+    assert (engine.actor, engine.legal_actions(), engine.over) == (-1, [], True)
+    with pytest.raises(IllegalActionError, match=re.escape(
+            "action 14: the game has not been dealt; call reset() to deal one")):
+        engine.step(14)
+    engine.reset(seed=0)
+    while not engine.over:
+        engine.step(engine.legal_actions()[0])
+    with pytest.raises(IllegalActionError, match=re.escape(
+            "action 0: the game is over; call reset() to deal one")):
+        engine.step(0)
+
+
+def test_a_numpy_hand_limit_is_taken_as_the_int_it_holds():
+    engine = Engine("pagat", 4, np.int64(3))
+    assert engine.max_hands == 3 and type(engine.max_hands) is int

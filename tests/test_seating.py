@@ -76,7 +76,7 @@ def test_a_bare_model_path_is_a_model_spec_everywhere(model_run):
 
 def test_views_take_every_spec_form(model_run):
     for opponents in ("careful|reader", str(model_run / "bank"),
-                      {"bank": f"{model_run / 'bank'}|threshold:5", "players": "careful"}):
+                      {"bank": f"threshold:5|{model_run / 'bank'}", "players": "careful"}):
         env = PlayerEnv(rules="pagat", num_seats=2, opponents=opponents)
         obs, info = env.reset(seed=1)
         for _ in range(3):

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
 import gymnasium as gym
 import numpy as np
 import pytest
+from gymnasium.error import ResetNeeded
 from gymnasium.utils.env_checker import check_env
 
 import envs
@@ -149,6 +151,29 @@ def test_illegal_action_ends_the_episode_with_the_penalty() -> None:
     assert (reward, terminated, info["illegal_action"]) == (-3.0, True, illegal)
     env.reset()
     assert env.action_masks().any()
+
+
+@pytest.mark.parametrize("cls", [PlayerEnv, BankEnv, SeatEnv])
+def test_a_step_after_the_episode_ends_waits_for_reset(cls: type) -> None:
+    """Once ``terminated`` is returned, the next step is refused until ``reset()``: it neither
+    plays the next hand unseen nor throws the table away, and ``reset()`` carries on with
+    the table's next hand (a new table only for the Seat view, whose episode is one)."""
+    env = cls("catalan", 2, opponents="reader")
+    with pytest.raises(ResetNeeded, match=re.escape("call reset() for the next one")):
+        env.step(0)
+    env.reset(seed=0)
+    terminated = False
+    while not terminated:
+        _, _, terminated, _, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
+    hands, events = env.engine.hands_played, len(env.engine.events)
+    legal = int(np.flatnonzero(env.action_masks())[0]) if env.action_masks().any() else 0
+    with pytest.raises(ResetNeeded, match=re.escape(f"step({legal}): the episode is over")):
+        env.step(legal)
+    assert (env.engine.hands_played, len(env.engine.events)) == (hands, events)
+    env.reset()
+    if cls is not SeatEnv:
+        assert env.engine.hands_played >= hands > 0
+    _, _, terminated, _, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
 
 
 def test_bad_arguments_are_named() -> None:

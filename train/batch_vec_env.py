@@ -75,6 +75,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
 from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
 
@@ -84,6 +85,7 @@ from agents.batch_turns import TableTurns, TurnPolicies, turn_policies
 from agents.scripted import ThresholdAgent
 from envs.batch import make_tables
 from envs.batch.engine import BatchEngine
+from envs.engine import checked_seed
 from envs.information_state import (INFORMATION_STATE, check_observation_type,
                                      information_state_bounds)
 from envs.observer import observation_bounds
@@ -180,14 +182,16 @@ class BatchSeatVecEnv(VecEnv):
         self._actions = np.zeros(b, dtype=np.int64)
         self._rows = np.arange(b)
         self._rng = np.random.default_rng()
-        self._next_seed = seed
+        self._next_seed = checked_seed(seed)
+        self._dealt = False
+        """Whether :meth:`reset` has dealt the tables (a step before it has no table to play)."""
 
     # -------------------------------------------------------------- VecEnv
     def seed(self, seed: int | None = None) -> Sequence[int | None]:
         """Seed the next :meth:`reset` (fresh tables, every draw repeatable; module docstring)."""
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1)[0])
-        self._next_seed = int(seed)
+        self._next_seed = checked_seed(seed)
         return [self._next_seed] * self.num_envs
 
     def reset(self) -> np.ndarray:
@@ -199,9 +203,13 @@ class BatchSeatVecEnv(VecEnv):
             self._next_seed = None
         self._start(self._rows)
         self._refresh_masks()
+        self._dealt = True
         return self._observe()
 
     def step_async(self, actions: np.ndarray) -> None:
+        if not self._dealt:
+            raise ResetNeeded("step() before reset(): call reset() first, which deals the "
+                              "tables")
         acts = np.asarray(actions)
         if acts.shape != (self.num_envs,) or acts.dtype.kind not in "iu":
             raise ValueError(f"actions must be {self.num_envs} action indices (integers "

@@ -167,3 +167,34 @@ def table_indices(num_tables: int, tables: object, distinct: bool = True) -> np.
         raise ValueError(f"tables must not repeat a table; table {int(values[counts > 1][0])} "
                          f"is named {int(counts.max())} times")
     return idx
+
+
+def action_array(actions: object) -> np.ndarray:
+    """``actions`` as a contiguous int64 array, or a ``ValueError`` naming what is wrong: a
+    1-D array of integers (a float or a bool is no action index), as every
+    :class:`TableBatch`'s ``step`` takes them."""
+    acts = np.asarray(actions)
+    if acts.ndim != 1 or (acts.dtype.kind not in "iu" and len(acts)):
+        raise ValueError(f"actions must be a 1-D array of integers, not {acts.dtype} of "
+                         f"shape {acts.shape}")
+    return np.ascontiguousarray(acts, dtype=np.int64)
+
+
+def seat_rows(num_tables: int, num_seats: int, seats: object, tables: object,
+              every: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The rows a read names (every :class:`TableBatch`'s ``observe`` and
+    ``information_state``): ``tables`` as int64 table indices (None: ``every`` table, in
+    order) and ``seats`` as int64 seats, one a row, or a ``ValueError`` naming a bad one."""
+    if tables is None:
+        idx = np.arange(num_tables, dtype=np.int64) if every is None else every
+    else:
+        idx = table_indices(num_tables, tables, distinct=False)
+    array = np.asarray(seats)
+    if array.shape != idx.shape or array.dtype.kind not in "iu":
+        raise ValueError(f"seats must be {len(idx)} integer seats, one a table; got "
+                         f"{array.dtype} of shape {array.shape}")
+    if len(array) and (int(array.min()) < 0 or int(array.max()) >= num_seats):
+        bad = array[(array < 0) | (array >= num_seats)][0]
+        raise ValueError(f"seat {int(bad)} is not a seat at these tables; seats are the "
+                         f"integers 0..{num_seats - 1}")
+    return idx, array.astype(np.int64, copy=False)

@@ -35,7 +35,7 @@ from typing import Any, Mapping
 import numpy as np
 
 from envs.actions import ActionLayout
-from envs.batch.api import UnsupportedRules, check_tables, table_indices
+from envs.batch.api import UnsupportedRules, action_array, check_tables, table_indices
 from envs.batch.event_rows import ROW
 from envs.batch.kernels_rulebook import pack_rules
 from envs.batch import kernels_table as kt
@@ -43,7 +43,7 @@ from envs.batch.handles import TABLE_HANDLE
 from envs.engine import IllegalActionError
 from envs.observer import observation_size
 from envs.phases import OVER
-from envs.rules import Rules
+from envs.rules import Rules, check_max_hands
 
 __all__ = ["BatchEngine", "check_supported", "SUPPORTED"]
 
@@ -98,9 +98,7 @@ class BatchEngine:
         if isinstance(num_tables, bool) or not isinstance(num_tables, (int, np.integer)) \
                 or num_tables < 1:
             raise ValueError(f"num_tables={num_tables!r} must be a positive integer")
-        if max_hands is not None and (isinstance(max_hands, bool)
-                                      or not isinstance(max_hands, int) or max_hands < 1):
-            raise ValueError(f"max_hands={max_hands!r} must be a positive integer or None")
+        max_hands = check_max_hands(max_hands)
         self.rules: Rules = resolved
         self.num_tables = b = int(num_tables)
         self.num_seats = s = seats
@@ -212,11 +210,7 @@ class BatchEngine:
         """The actors act (see :class:`~envs.batch.api.TableBatch`); an illegal action moves nothing."""
         from envs.batch.kernels import check_actions, step_tables
 
-        acts = np.asarray(actions)
-        if acts.ndim != 1 or (acts.dtype.kind not in "iu" and len(acts)):
-            raise ValueError(f"actions must be a 1-D array of integers, not {acts.dtype} of "
-                             f"shape {acts.shape}")
-        acts = np.ascontiguousarray(acts, dtype=np.int64)
+        acts = action_array(actions)
         if tables is None:
             if len(acts) != self.num_tables:
                 raise ValueError(f"{len(acts)} actions for {self.num_tables} tables")
@@ -308,7 +302,9 @@ class BatchEngine:
         if len(bank_array) != n or (n and int(bank_array.max()) >= s):
             raise ValueError(f"banks must be {n} seats in 0..{s - 1} or -1; got {banks!r}")
         bank_array = np.where(bank_array < 0, -1, bank_array)
-        levels = np.asarray(thresholds, dtype=np.float64)
+        # contiguous and writable: numba compiles a read-only array (a broadcast view that is
+        # already contiguous, as one table's is) as another signature, a fresh compile
+        levels = np.require(thresholds, dtype=np.float64, requirements=("C", "W"))
         if levels.shape != (n, s, 2):
             raise ValueError(f"thresholds must have shape {(n, s, 2)} (table, seat, role), not "
                              f"{levels.shape}")
@@ -318,11 +314,10 @@ class BatchEngine:
             if self._heads_up_catalan():
                 from envs.batch.kernels_headsup import play_headsup
 
-                play_headsup(self._r, seed_array, bank_array, np.ascontiguousarray(levels),
-                             counts, chunks)
+                play_headsup(self._r, seed_array, bank_array, levels, counts, chunks)
             else:
-                play_thresholds(self._r, self._ladder, seed_array, bank_array,
-                                np.ascontiguousarray(levels), counts, chunks)
+                play_thresholds(self._r, self._ladder, seed_array, bank_array, levels, counts,
+                                chunks)
         return counts
 
     def _heads_up_catalan(self) -> bool:

@@ -34,6 +34,7 @@ import numpy as np
 
 from envs import observation as _schema
 from envs.batch import obs_kernels as _k
+from envs.batch.api import seat_rows
 from envs.batch.event_rows import ROW
 from envs.batch.handles import OBSERVER_HANDLE
 from envs.cards import HALF_POINTS, parse_card
@@ -194,27 +195,7 @@ class BatchObserver:
     def _select(self, seats: np.ndarray, tables: np.ndarray | None
                 ) -> tuple[np.ndarray, np.ndarray]:
         """The table indices and the seats, checked (a ``ValueError`` naming a bad one)."""
-        b, n = self.num_tables, self.num_seats
-        if tables is None:
-            idx = self._all
-        else:
-            idx = np.asarray(tables)
-            if idx.ndim != 1 or idx.dtype.kind not in "iu":
-                raise ValueError(f"tables must be a 1-D array of table indices; got {idx.dtype} "
-                                 f"of shape {idx.shape}")
-            if len(idx) and (int(idx.min()) < 0 or int(idx.max()) >= b):
-                bad = idx[(idx < 0) | (idx >= b)][0]
-                raise ValueError(f"table {int(bad)} is not one of the tables 0..{b - 1}")
-            idx = idx.astype(np.int64, copy=False)
-        array = np.asarray(seats)
-        if array.shape != idx.shape or array.dtype.kind not in "iu":
-            raise ValueError(f"seats must be {len(idx)} integer seats, one a table; got "
-                             f"{array.dtype} of shape {array.shape}")
-        if len(array) and (int(array.min()) < 0 or int(array.max()) >= n):
-            bad = array[(array < 0) | (array >= n)][0]
-            raise ValueError(f"seat {int(bad)} is not a seat at these tables; seats are the "
-                             f"integers 0..{n - 1}")
-        return idx, array.astype(np.int64, copy=False)
+        return seat_rows(self.num_tables, self.num_seats, seats, tables, self._all)
 
     def _out(self, out: np.ndarray | None, rows: int, size: int) -> np.ndarray:
         shape = (rows, size)

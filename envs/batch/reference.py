@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from envs.batch.api import check_tables, table_indices
+from envs.batch.api import action_array, check_tables, seat_rows, table_indices
 from envs.batch.event_rows import encode_log
 from envs.engine import Engine, IllegalActionError
 from envs.observer import Observer, observation_size
@@ -42,7 +42,7 @@ class ScalarTables:
         self.rules: Rules = first.rules
         self.num_tables = int(num_tables)
         self.num_seats: int = first.num_seats
-        self.max_hands = max_hands
+        self.max_hands = first.max_hands
         self.layout = first.layout
         self.observation_size = observation_size(self.num_seats)
         self.observers = [Observer(e) for e in self.engines]
@@ -86,11 +86,12 @@ class ScalarTables:
         for i, t in enumerate(idx):
             bank = None if banks is None or banks[i] < 0 else int(banks[i])
             stacks = None if chips is None else [int(c) for c in chips[i]]
-            self.engines[t].reset(seed=int(seeds[i]), bank=bank, chips=stacks)
+            # a uint64 seed past 2**63 came in wrapped to int64: its bits are the seed
+            self.engines[t].reset(seed=int(seeds[i]) % 2**64, bank=bank, chips=stacks)
             self._read(int(t))
 
     def step(self, actions: np.ndarray, tables: np.ndarray | None = None) -> None:
-        acts = np.asarray(actions)
+        acts = action_array(actions)
         if tables is None:
             if len(acts) != self.num_tables:
                 raise ValueError(f"{len(acts)} actions for {self.num_tables} tables")
@@ -123,11 +124,11 @@ class ScalarTables:
 
     def observe(self, seats: np.ndarray, out: np.ndarray | None = None,
                 tables: np.ndarray | None = None) -> np.ndarray:
-        idx = table_indices(self.num_tables, tables, distinct=False)
+        idx, rows = seat_rows(self.num_tables, self.num_seats, seats, tables)
         if out is None:
             out = np.zeros((len(idx), self.observation_size), dtype=np.float32)
         for i, t in enumerate(idx):
-            out[i] = self.observers[t].observe(int(seats[i]))
+            out[i] = self.observers[t].observe(int(rows[i]))
         return out
 
     def information_state(self, seats: np.ndarray, out: np.ndarray | None = None,
@@ -137,8 +138,8 @@ class ScalarTables:
         if self._states is None:
             self._states = [InformationStateObserver(e, o)
                             for e, o in zip(self.engines, self.observers)]
-        idx = table_indices(self.num_tables, tables, distinct=False)
-        rows = [self._states[t].observe(int(seats[i])) for i, t in enumerate(idx)]
+        idx, seat = seat_rows(self.num_tables, self.num_seats, seats, tables)
+        rows = [self._states[t].observe(int(seat[i])) for i, t in enumerate(idx)]
         if out is None:
             return np.stack(rows)
         out[:] = rows

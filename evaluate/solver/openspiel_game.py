@@ -113,6 +113,9 @@ DEFAULT_PARAMS: dict[str, Any] = {
 
 # What happens next in a hand.
 _DEAL_PLAYER, _DEAL_BANK, _BET, _PLAY, _DRAW, _BANK_PLAY, _BANK_DRAW, _OVER = range(8)
+_NODE_NAMES = ("the player's card", "the bank's card", "the player's bet", "the player's turn",
+               "the player's draw", "the bank's turn", "the bank's draw", "the end of the hand")
+"""What comes next at each of those nodes, as an illegal action's error names it."""
 
 STATUSES = (PLAYING, STOOD, DECLARED, BUSTED)
 """The player hand's statuses (:mod:`envs.hands`), in the order of the tensors' one-hot."""
@@ -318,7 +321,21 @@ class SetteEMezzoState(pyspiel.State):
         return [(c, k / n) for c, k in enumerate(shoe) if k]
 
     def _apply_action(self, action: int) -> None:
+        """Play ``action``: a card class the shoe holds at a chance node, else one of
+        :meth:`legal_actions`; anything else is a ``ValueError`` naming it and the legal
+        ones, before the hand changes (a state is never left half played)."""
         h = self.record
+        player = self.current_player()
+        if h.next == _OVER:
+            legal: list[int] = []
+        elif player == pyspiel.PlayerId.CHANCE:
+            legal = [c for c, _p in self.chance_outcomes()]
+        else:
+            legal = self._legal_actions(player)
+        if action not in legal:
+            named = ", ".join(f"{a} ({self._action_to_string(player, a)})" for a in legal)
+            raise ValueError(f"action {action!r} is not legal at {_NODE_NAMES[h.next]}; "
+                             f"legal: {named or 'none, the hand is over'}")
         if h.next in (_DEAL_PLAYER, _DEAL_BANK, _DRAW, _BANK_DRAW):
             self._deal(int(action))
         elif h.next == _BANK_PLAY:
