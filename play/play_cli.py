@@ -11,6 +11,7 @@ a command runs, so building the parser stays light (``sette rules``).
 from __future__ import annotations
 
 import argparse
+import math
 from collections.abc import Sequence
 
 DEFAULT_OPPONENT = "threshold:5.5"
@@ -26,14 +27,25 @@ def spec_list(words: Sequence[str] | None) -> list[str]:
     return [spec for word in words or () for spec in word.split(",") if spec]
 
 
+MAX_TIMEOUT = 600.0
+"""The longest turn timer, in seconds (ten minutes, as a table of ``sette serve`` allows):
+longer is no timer in practice, and ``--no-timer`` says that."""
+MIN_SPEED = 0.01
+"""The slowest ``sette watch`` speed, in actions per second: an action every 100 seconds."""
+MAX_SPEED = 1000.0
+"""The fastest ``sette watch`` speed but 0 (no pause): a pause of a millisecond."""
+
+
 def _seconds(text: str) -> float:
+    """A turn timer's seconds: a finite number above 0 and at most :data:`MAX_TIMEOUT`."""
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: a timer needs more than 0 seconds "
-                                         f"(--no-timer turns the timers off)")
+        value = math.nan
+    if not 0 < value <= MAX_TIMEOUT:  # false for nan
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: a timer is more than 0 and at most {MAX_TIMEOUT:g} seconds "
+            f"(--no-timer turns the timers off)")
     return value
 
 
@@ -54,9 +66,11 @@ def add_human_options(play: argparse.ArgumentParser) -> None:
     group.add_argument("--no-timer", action="store_true",
                        help="no turn timers (the Catalan app's 18 s to bet, 22 s to act)")
     group.add_argument("--bet-timeout", type=_seconds, default=18.0, metavar="S",
-                       help="seconds to bet before the smallest stake is played (18)")
+                       help=f"seconds to bet before the smallest stake is played (18; at "
+                            f"most {MAX_TIMEOUT:g})")
     group.add_argument("--act-timeout", type=_seconds, default=22.0, metavar="S",
-                       help="seconds to act before stand (or pass) is played (22)")
+                       help=f"seconds to act before stand (or pass) is played (22; at most "
+                            f"{MAX_TIMEOUT:g})")
     group.add_argument("--deck", metavar="CARDS",
                        help="for tests and lessons: cards on top of the shoe for the first "
                             "hand, in draw order (e.g. '7o 2c Rc')")
@@ -79,6 +93,16 @@ def refuse_human_options(args: argparse.Namespace) -> None:
                          f"--human prints the transcript of the --agents' seats")
 
 
+def _check_seats(seats: int | None) -> None:
+    """Refuse a ``--seats`` that is no table size (RULES.md §2: ``MIN_SEATS`` to ``MAX_SEATS``)
+    by the option, before it is used to count agents; None (not given) passes."""
+    from envs.rules import MAX_SEATS, MIN_SEATS
+
+    if seats is not None and not MIN_SEATS <= seats <= MAX_SEATS:
+        raise ValueError(f"--seats {seats} is not a table size: a table seats "
+                         f"{MIN_SEATS}..{MAX_SEATS}")
+
+
 def play_human(args: argparse.Namespace) -> int:
     """``sette play --human``: the terminal table for one person."""
     from play.session import HUMAN, TableSession
@@ -87,6 +111,7 @@ def play_human(args: argparse.Namespace) -> int:
     if args.agents:
         raise ValueError("--agents seats scripted players for a transcript; with --human "
                          "name the other seats with --opponents")
+    _check_seats(args.seats)
     opponents = spec_list(args.opponents) \
         or [DEFAULT_OPPONENT] * ((DEFAULT_PLAY_SEATS if args.seats is None else args.seats) - 1)
     seats = len(opponents) + 1
@@ -112,6 +137,7 @@ def _watch(args: argparse.Namespace) -> int:
     from play.session import TableSession
     from play.watch import watch
 
+    _check_seats(args.seats)
     specs = spec_list(args.agents)
     if len(specs) == 1:
         specs = specs * (DEFAULT_WATCH_SEATS if args.seats is None else args.seats)
@@ -125,13 +151,16 @@ def _watch(args: argparse.Namespace) -> int:
 
 
 def _speed(text: str) -> float:
+    """``sette watch``'s actions per second: 0 (no pause), or from :data:`MIN_SPEED` to
+    :data:`MAX_SPEED` — finite, so the pause between actions is one ``time.sleep`` takes."""
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of actions per "
-                                         f"second") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: the speed is 0 (no pause) or more")
+        value = math.nan
+    if not (value == 0 or MIN_SPEED <= value <= MAX_SPEED):  # false for nan
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: the speed is 0 (no pause) or {MIN_SPEED:g} to {MAX_SPEED:g} actions "
+            f"per second")
     return value
 
 
@@ -151,5 +180,6 @@ def add_commands(sub: "argparse._SubParsersAction[argparse.ArgumentParser]") -> 
     watch.add_argument("--hands", type=positive_int, default=3, help="hands to play (3)")
     watch.add_argument("--seed", type=seed, default=0)
     watch.add_argument("--speed", type=_speed, default=2.0, metavar="S",
-                       help="actions per second (2; 0: no pause)")
+                       help=f"actions per second, {MIN_SPEED:g} to {MAX_SPEED:g} (2; 0: no "
+                            f"pause)")
     watch.set_defaults(func=_watch)

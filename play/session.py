@@ -162,6 +162,18 @@ def action_label(name: str, min_bet: int, seat: int, num_seats: int) -> str:
     return f"side bet {chips} on seat {(seat + offset) % num_seats}"
 
 
+def _chips_typed(text: str) -> int | None:
+    """The number of chips ``text`` says, as ``int`` reads it, or None if it is no number.
+
+    A stake's key is its chips written plainly (``10``), but a person may type
+    the same number otherwise — ``+10``, ``010`` — and means the same stake.
+    """
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
 def _hand_dict(hand: HandShown) -> dict[str, Any]:
     return {"cards": list(hand.cards), "own_hidden": list(hand.own_hidden), "bet": hand.bet,
             "total": hand.total, "total_text": hand.total_text, "partial": hand.partial,
@@ -241,6 +253,10 @@ class TableSession:
         self.last_settlement: tuple[SettlementLine, ...] = ()
         self.settlements: list[tuple[SettlementLine, ...]] = []
         """The settlement lines of every finished hand, in order."""
+        self.hand_decisions: list[tuple[Decision, ...]] = []
+        """The actions of every finished hand, in order (``settlements`` holds their lines):
+        hands can end before a front-end first listens (the agents play as soon as the
+        session opens), and it shows them from these."""
         self.version = 0
         """Counts the changes: a front-end redraws when it moves."""
         self._listeners: list[Callable[[Change], None]] = []
@@ -336,7 +352,8 @@ class TableSession:
 
     # ------------------------------------------------------------------ acting
     def parse_action(self, seat: int, action: int | str) -> int:
-        """The layout id of ``action`` for ``seat`` now: an id, a name or a key.
+        """The layout id of ``action`` for ``seat`` now: an id, a name or a key (a stake's key
+        however ``int`` reads it: ``+10`` and ``010`` are the stake ``10``).
 
         Raises :class:`ActionRefused` (nothing changes) naming the action and the
         legal ones when it is not the seat's turn, not an action, or not legal.
@@ -368,9 +385,13 @@ class TableSession:
             elif text in layout.names:
                 index = layout.names.index(text)
             else:
-                stake = self._stake_text(text)
-                if stake is not None:
-                    raise ActionRefused(stake + f"; choose one of: {choices}", seat, action,
+                chips = _chips_typed(text)
+                stakes = {int(a.key): a.id for a in legal if a.name.startswith("bet_")}
+                if chips in stakes:
+                    index = stakes[chips]
+                elif chips is not None:
+                    raise ActionRefused(self._stake_text(text, chips)
+                                        + f"; choose one of: {choices}", seat, action,
                                         legal_names, "illegal")
         if index is None or not 0 <= index < layout.size:
             raise ActionRefused(f"{action!r} is not an action; choose one of: {choices}",
@@ -380,22 +401,19 @@ class TableSession:
                                 f"{choices}", seat, action, legal_names, "illegal")
         return index
 
-    def _stake_text(self, text: str) -> str | None:
-        """Why a typed stake in chips is not on offer (above the chips, the limit or off the
-        ladder), or None if ``text`` is no number."""
-        try:
-            chips = int(text)
-        except ValueError:
-            return None
+    def _stake_text(self, text: str, chips: int) -> str:
+        """Why the stake typed as ``text`` (``chips`` chips) is not on offer now: no bet is
+        asked, it is above the seat's chips or the table's limit, or off the ladder of
+        stakes. It names the stake as typed."""
         if self.engine.phase != BET:
-            return f"no stake is asked now ({chips} chips)"
+            return f"no stake is asked now ({text} chips)"
         r = self.rules
         held = self.engine.chips[self.engine.actor]
         if chips > held:
-            return f"a stake of {chips} is above your {held} chips"
+            return f"a stake of {text} is above your {held} chips"
         if chips > r.max_bet:
-            return f"a stake of {chips} is above the table's limit of {r.max_bet}"
-        return f"{chips} is not a stake on offer"
+            return f"a stake of {text} is above the table's limit of {r.max_bet}"
+        return f"{text} is not a stake on offer"
 
     def act(self, seat: int, action: int | str) -> None:
         """Play ``action`` (layout id, name or key) for human ``seat``; agents then play on.
@@ -529,6 +547,7 @@ class TableSession:
             self._writer.write(self._hand_record(finished=True, lines=lines))
         self.last_settlement = lines
         self.settlements.append(lines)
+        self.hand_decisions.append(tuple(self.decisions))
         self._begin_hand_record()
         self._notify(Change("hand_over", settlement=lines))
         if e.over:

@@ -25,6 +25,7 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
+from envs.table_view import hands_text
 from play.session import ActionRefused, Change, TableSession
 from play.timed_input import LineReader, LiveLineReader, open_reader, seconds_shown
 
@@ -45,7 +46,7 @@ def table_renderable(view: dict[str, Any]) -> Group:
     head = (f"hand {view['hand']}{limit} · {view['phase']} · bank: seat {view['bank']} · "
             f"jackpot {view['jackpot']} · shoe {view['shoe']}")
     if view["over"]:
-        head = f"table over after {view['hand']} hands · jackpot {view['jackpot']}"
+        head = f"table over after {hands_text(view['hand'])} · jackpot {view['jackpot']}"
     grid = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     for column in ("", "seat", "who", "chips", "bet", "cards", "total", "status"):
         grid.add_column(column)
@@ -82,6 +83,22 @@ def settlement_text(lines: Sequence[dict[str, Any]]) -> Text:
     return Text("\n".join(out))
 
 
+def played_so_far(session: TableSession) -> list[Change]:
+    """What ``session`` played before a front-end listened, as the changes it would have
+    heard: every finished hand's actions and settlement, then the hand in play's actions.
+
+    The agents play as soon as a session opens, so whole hands can be over before the
+    person's first decision (they hold the bank and every player busts, say); each is
+    shown, in order, as if it had happened at the table.
+    """
+    changes: list[Change] = []
+    for decisions, lines in zip(session.hand_decisions, session.settlements):
+        changes.extend(Change("action", d) for d in decisions)
+        changes.append(Change("hand_over", settlement=lines))
+    changes.extend(Change("action", d) for d in session.decisions)
+    return changes
+
+
 class TerminalTable:
     """Play ``session`` from ``seat`` in the terminal until the table is over or the player
     leaves."""
@@ -97,8 +114,7 @@ class TerminalTable:
         self.console = console or Console(highlight=False)
         self.reader = reader or open_reader(0, self.console.file)
         self.history = history
-        # the hand's actions so far (agents who bet before the first prompt), then each change
-        self._changes: list[Change] = [Change("action", d) for d in session.decisions]
+        self._changes = played_so_far(session)
         session.subscribe(self._changes.append)
 
     def run(self) -> int:

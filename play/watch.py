@@ -12,13 +12,14 @@ hand ends with its settlement lines (:mod:`play.settlement`).
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 
 from rich.console import Console
 from rich.text import Text
 
-from envs.table_view import hands_text
+from envs.table_view import hands_text, seats_text
 from play.session import Change, Decision, TableSession
 from play.terminal import settlement_text, table_renderable
 
@@ -38,9 +39,11 @@ def watch(session: TableSession, speed: float = 2.0, console: Console | None = N
     ``speed``: actions per second (0: no pause).
     """
     if session.humans:
-        raise ValueError(f"sette watch seats agents only; seats {session.humans} are human")
-    if speed < 0:
-        raise ValueError(f"speed={speed!r} must be 0 (no pause) or actions per second")
+        raise ValueError(f"sette watch seats agents only; {seats_text(session.humans)} "
+                         f"{'is' if len(session.humans) == 1 else 'are'} human")
+    if not 0 <= speed < math.inf:  # false for nan
+        raise ValueError(f"speed={speed!r} must be 0 (no pause) or a finite number of "
+                         f"actions per second")
     out = console or Console(highlight=False)
     changes: list[Change] = []
     session.subscribe(changes.append)

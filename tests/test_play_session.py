@@ -84,6 +84,7 @@ def test_a_seat_that_is_not_at_the_table_is_refused():
     (0, "zz", "unknown_action", "'zz' is not an action; choose one of: 10 (bet 10)"),
     (0, "hit", "illegal", "hit is not legal now"),
     (0, "5000", "illegal", "a stake of 5000 is above your 999 chips"),
+    (0, "015", "illegal", "015 is not a stake on offer; choose one of: 10 (bet 10)"),
     (0, 999, "unknown_action", "999 is not an action"),
     (2, "stand", "not_human", "seat 2 is not a human seat"),
 ])
@@ -108,6 +109,17 @@ def test_an_action_is_taken_by_key_name_or_id_and_agents_play_on():
     assert session.actor == 0
     session.act(0, session.engine.layout.index("stand"))
     assert session.over and changes[-1].kind == "over"
+
+
+@pytest.mark.parametrize("typed", ["+10", "010"])
+def test_a_stake_typed_another_way_int_reads_as_the_same_is_that_stake(typed):
+    """``+10`` and ``010`` say 10 chips as ``int`` reads them: the stake ``10`` (bet_1), not
+    a refusal claiming 10 is not on offer."""
+    session = TableSession(["human", "threshold:5.5", "threshold:5.5"], "catalan",
+                           deck=["7o", "5c", "Rc"], bank=2, hands=1, **NO_TIMERS)
+    session.act(0, typed)
+    assert (session.decisions[0].seat, session.decisions[0].name) == (0, "bet_1")
+    assert session.view(0)["seats"][0]["chips"] == 989  # the stake and the jackpot's ante
 
 
 def test_same_seed_same_hands():

@@ -10,6 +10,7 @@ Ctrl-C included; the prompt counts the seconds down in place while it waits.
 from __future__ import annotations
 
 import io
+import math
 import os
 import re
 import sys
@@ -182,3 +183,115 @@ def test_sette_watch_copies_one_spec_to_every_seat(seats, expected, capsys):
     assert main(["watch", "--agents", "careful", *seats, "--hands", "1", "--speed", "0"]) == 0
     final = capsys.readouterr().out.split("Final chips:")[-1]
     assert re.findall(r"seat\s+(\d+)\s", final) == [str(s) for s in range(expected)]
+
+
+def _piped(session: TableSession, keys: bytes = b"") -> tuple[int, str]:
+    """Run the terminal table on ``keys`` piped in (then the end of input); its exit status
+    and the screen."""
+    read_end, typist = os.pipe()
+    os.write(typist, keys)
+    os.close(typist)
+    out = io.StringIO()
+    status = TerminalTable(session, 0, console=Console(file=out, width=120),
+                           reader=open_reader(read_end, out)).run()
+    os.close(read_end)
+    return status, out.getvalue()
+
+
+def test_hands_the_agents_play_before_the_first_decision_are_shown_and_kept(tmp_path):
+    """Seed 3, two seats: you hold the bank and seat 1 busts, so hand 1 is over before you
+    decide anything (the agents play as soon as the table opens). Its actions and
+    settlement come first, then hand 2's bets and the table at your first decision."""
+    history = tmp_path / "hands.jsonl"
+    session = TableSession([HUMAN, "threshold:5.5"], "catalan", seed=3, hands=3,
+                           bet_timeout=None, act_timeout=None, history=history)
+    status, screen = _piped(session)
+    assert status == 130  # the input ended at the first prompt: you left the table
+    hand_one = ["  seat 1 (threshold:5.5): bet 10",
+                "  seat 1 (threshold:5.5): hit",
+                "  seat 1 (threshold:5.5): hit",
+                "Hand over:",
+                "  seat 0: +10 — held the bank (½)   [Cc]",
+                "  seat 1: -11 — ante 1 into the jackpot; bust with 11½ (stake 10 to the bank)"
+                "   [4b Sb 7o]",
+                ]
+    hand_two = ["  seat 1 (threshold:5.5): bet 10", "  seat 1 (threshold:5.5): hit",
+                "  seat 1 (threshold:5.5): hit", "  seat 1 (threshold:5.5): stand"]
+    lines = screen.splitlines()
+    assert lines[:len(hand_one) + len(hand_two)] == hand_one + hand_two
+    assert lines[len(hand_one) + len(hand_two)].startswith("hand 2/3 · bank · bank: seat 0")
+    first, second = read_history(history)
+    assert first["finished"] and first["actions"] == [[1, "bet_1", "agent"], [1, "hit", "agent"],
+                                                      [1, "hit", "agent"]]
+    assert not second["finished"]
+
+
+def test_a_table_over_before_the_first_decision_shows_its_hand_and_the_count_in_words():
+    session = TableSession([HUMAN, "threshold:5.5"], "catalan", seed=3, hands=1,
+                           bet_timeout=None, act_timeout=None)
+    status, screen = _piped(session)
+    assert status == 0
+    assert "Hand over:\n  seat 0: +10 — held the bank (½)   [Cc]" in screen
+    assert "table over after 1 hand · jackpot 1" in screen
+    assert "Table over. Final chips: seat 0 1010, seat 1 989." in screen
+
+
+TIMER = "a timer is more than 0 and at most 600 seconds (--no-timer turns the timers off)"
+SPEED = "the speed is 0 (no pause) or 0.01 to 1000 actions per second"
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["play", "--human", "--bet-timeout", "1e12"], f"argument --bet-timeout: '1e12': {TIMER}"),
+    (["play", "--human", "--bet-timeout", "1e300"], f"argument --bet-timeout: '1e300': {TIMER}"),
+    (["play", "--human", "--bet-timeout", "nan"], f"argument --bet-timeout: 'nan': {TIMER}"),
+    (["play", "--human", "--act-timeout", "inf"], f"argument --act-timeout: 'inf': {TIMER}"),
+    (["watch", "--agents", "careful", "--speed", "1e-300"],
+     f"argument --speed: '1e-300': {SPEED}"),
+    (["watch", "--agents", "careful", "--speed", "nan"], f"argument --speed: 'nan': {SPEED}"),
+    (["watch", "--agents", "careful", "--speed", "inf"], f"argument --speed: 'inf': {SPEED}"),
+])
+def test_a_timer_or_speed_that_is_not_finite_or_beyond_its_bound_is_refused(argv, words,
+                                                                           capsys):
+    """A timer is more than 0 and at most 600 seconds, a speed 0 or 0.01..1000 actions a
+    second: anything else (nan and inf too) is refused by its option before the table is
+    drawn, not a traceback once a prompt or a pause needs it."""
+    from train.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main([*argv, "--hands", "1"])
+    out, err = capsys.readouterr()
+    assert stop.value.code == 2 and out == ""
+    assert err.splitlines()[-1] == f"sette {argv[0]}: error: {words}"
+
+
+@pytest.mark.parametrize("command", [["watch", "--agents", "careful", "--speed", "0"],
+                                     ["play", "--human", "--no-timer"]])
+@pytest.mark.parametrize("seats", ["-2", "1", "17"])
+def test_a_seat_count_that_is_no_table_size_is_refused_by_the_option(command, seats, capsys):
+    from train.cli import main
+
+    assert main([*command, "--seats", seats, "--hands", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"sette {command[0]}: error: --seats {seats} is not a table size: a table " \
+                  f"seats 2..16\n"
+
+
+def test_sette_watch_names_the_human_seats_it_refuses_in_words():
+    from play.watch import watch
+
+    with pytest.raises(ValueError, match=r"agents only; seat 0 is human$"):
+        watch(TableSession([HUMAN, "careful"], "catalan", hands=1))
+    with pytest.raises(ValueError, match=r"agents only; seats 0 and 2 are human$"):
+        watch(TableSession([HUMAN, "careful", HUMAN], "catalan", hands=1))
+
+
+@pytest.mark.parametrize("speed", [math.inf, math.nan])
+def test_sette_watch_refuses_a_speed_that_is_no_finite_number(speed):
+    from play.watch import watch
+
+    out = io.StringIO()
+    with pytest.raises(ValueError, match=r"must be 0 \(no pause\) or a finite number"):
+        watch(TableSession(["careful", "careful"], "catalan", hands=1, auto_agents=False),
+              speed=speed, console=Console(file=out))
+    assert out.getvalue() == ""  # refused before anything is drawn
