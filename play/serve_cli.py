@@ -3,7 +3,8 @@
     sette serve [--host 127.0.0.1] [--port 8000] [--history-dir sette-tables] [--seed N]
 
 Starts the ASGI app (:mod:`play.server`) under uvicorn and prints the page's
-address: open it, open a private table, send its link to friends. Every
+address once it listens there (``--port 0``: a free port, the one printed):
+open it, open a private table, send its link to friends. Every
 table writes its hand history to ``HISTORY_DIR/CODE.jsonl`` (one JSON line
 per hand, :mod:`play.history`), which ``play.history.replay`` plays back to
 the same chips. It listens on the loopback address unless ``--host`` says
@@ -15,6 +16,8 @@ server read another file.
 from __future__ import annotations
 
 import argparse
+import errno
+import socket
 
 from evaluate.arguments import output_folder, seed
 
@@ -25,7 +28,8 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                                                 "and agents, in a web page")
     serve.add_argument("--host", default="127.0.0.1",
                        help="address to listen on (default: 127.0.0.1, this machine only)")
-    serve.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    serve.add_argument("--port", type=int, default=8000,
+                       help="port (default: 8000; 0: a free one, printed at the start)")
     serve.add_argument("--history-dir", type=output_folder, default="sette-tables",
                        help="folder for the tables' hand histories, CODE.jsonl "
                             "(default: sette-tables)")
@@ -49,6 +53,29 @@ def _offered(models: list[str]) -> tuple[str, ...]:
     return tuple(models)
 
 
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port``, before anything says the server is open.
+
+    Binding here, not in uvicorn, makes a port in use a one-line error naming
+    ``--port`` (a ValueError), and lets ``--port 0`` print the port the system
+    chose. An address with ``:`` is IPv6, as uvicorn reads ``--host``.
+    """
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise ValueError(f"--port {port}: another program listens on {host}:{port}; "
+                             "choose another port, or --port 0 for a free one") from None
+        raise ValueError(f"--host {host} --port {port}: cannot listen there "
+                         f"({exc.strerror or exc}); choose an address of this machine "
+                         "(127.0.0.1, 0.0.0.0 for every one) and a free port") from None
+    return sock
+
+
 def _serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
@@ -65,7 +92,14 @@ def _serve(args: argparse.Namespace) -> int:
     args.history_dir.mkdir(parents=True, exist_ok=True)
     app = create_app(TableRegistry(history_dir=args.history_dir, max_tables=args.max_tables,
                                    seed=args.seed, models=_offered(args.model)))
-    print(f"sette serve: open http://{args.host}:{args.port}/ to open a private table "
+    sock = _listen(args.host, args.port)
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"sette serve: open http://{host}:{sock.getsockname()[1]}/ to open a private table "
           f"(hand histories in {args.history_dir}/); Ctrl-C stops", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    try:
+        uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+    except KeyboardInterrupt:  # Ctrl-C: uvicorn shut down (closing the tables), then re-raised it
+        pass
+    finally:
+        sock.close()
     return 0

@@ -4,10 +4,11 @@ HTTP opens and joins tables; one websocket per seat plays them:
 
 =====================================  ===================================================
 ``GET /``, ``GET /table/{code}``       the page (``play/web``): open a table, or join one
-``GET /api/options``                   the presets, agent specs and seat limits (a
-                                       preset's one deck seats up to 8, RULES.md §2)
+``GET /api/options``                   the presets, built-in agents, offered models and seat
+                                       limits (a preset's one deck seats up to 8, RULES.md §2)
 ``POST /api/tables``                   open a table: ``{rules, seats, hands, timers}`` -> its code,
-                                       the opener's seat, seat token and links
+                                       the opener's seat, seat token and links (400: a bad
+                                       table; 503: the server holds ``--max-tables`` already)
 ``GET /api/tables/{code}``             who sits where (no cards)
 ``POST /api/tables/{code}/seats``      take a free human seat: its seat and token
 ``WS /ws/{code}``                      first message ``{"type": "hello", "token": T}``
@@ -18,11 +19,12 @@ On the socket a client sends ``{"type": "act", "action": NAME_OR_ID}``,
 ``{"type": "view", ...}`` with **that seat's view only** (the session's view
 for the seat: RULES.md §4, §8.7 hold on the wire) after every change, and
 ``{"type": "error", "message": ...}`` for anything it refuses — a malformed
-message, an unknown type, an action out of turn or not legal, a ``seat``
-that is not the connection's own, a wrong code or token. A refused message
-changes nothing. The seat token travels in the first message, not the URL,
-so it stays out of access logs; the page keeps it in the link's fragment
-(``/table/CODE#TOKEN``), which browsers never send to the server.
+message (a binary frame included), an unknown type, an action out of turn or
+not legal, a ``seat`` that is not the connection's own, a wrong code or
+token, ``start`` at a table without timers while a seat is free. A refused
+message changes nothing. The seat token travels in the first message, not
+the URL, so it stays out of access logs; the page keeps it in the link's
+fragment (``/table/CODE#TOKEN``), which browsers never send to the server.
 """
 
 from __future__ import annotations
@@ -40,10 +42,9 @@ from fastapi.responses import HTMLResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
-from agents.registry import AGENT_SPECS
 from envs.rules import MIN_SEATS, PRESETS, SEATS_PER_DECK
-from play.tables import (HUMAN, NotFound, PrivateTable, SeatTaken, TableError, TableOptions,
-                         TableRegistry)
+from play.tables import (BUILT_IN, HUMAN, Full, NotFound, PrivateTable, SeatTaken, TableError,
+                         TableOptions, TableRegistry)
 
 MAX_MESSAGE = 4096
 """The longest socket message accepted, in characters."""
@@ -95,7 +96,8 @@ def create_app(registry: TableRegistry | None = None) -> FastAPI:
 
     @app.get("/api/options")
     async def options() -> dict[str, Any]:
-        return {"presets": list(PRESETS), "agents": sorted(AGENT_SPECS),
+        return {"presets": list(PRESETS), "agents": list(BUILT_IN),
+                "models": list(tables.models),
                 "examples": ["random", "threshold:5.5", "careful", "reader:4", *tables.models],
                 "min_seats": MIN_SEATS, "max_seats": SEATS_PER_DECK}
 
@@ -106,6 +108,8 @@ def create_app(registry: TableRegistry | None = None) -> FastAPI:
                                hands=body.hands, **timers)
         try:
             table, seat, token = tables.open(options)
+        except Full as exc:  # the request was fine: the server is busy
+            raise HTTPException(status_code=503, detail=str(exc)) from None
         except (TableError, ValueError) as exc:
             raise HTTPException(status_code=400, detail=str(exc)) from None
         table.launch()
@@ -145,8 +149,18 @@ async def _error(websocket: WebSocket, message: str) -> None:
 
 
 async def _read(websocket: WebSocket) -> dict[str, Any] | str:
-    """The next message as a dict, or the reason it is not a valid one."""
-    text = await websocket.receive_text()
+    """The next message as a dict, or the reason it is not a valid one.
+
+    The protocol is JSON text: a binary frame is refused like any other
+    malformed message, unread.
+    """
+    frame = await websocket.receive()
+    if frame["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(frame.get("code", 1000), frame.get("reason"))
+    text = frame.get("text")
+    if not isinstance(text, str):
+        return (f"malformed message: a binary frame of {len(frame.get('bytes') or b'')} bytes; "
+                "send text, a JSON object such as {\"type\": \"ping\"}")
     if len(text) > MAX_MESSAGE:
         return f"message of {len(text)} characters: at most {MAX_MESSAGE}"
     try:
@@ -216,7 +230,10 @@ def _handle(table: PrivateTable, seat: int, message: dict[str, Any]) -> str | No
         table.publish()
         return None
     if kind == "start":
-        table.start()
+        try:
+            table.start()
+        except TableError as exc:
+            return str(exc)
         return None
     if kind == "act":
         if "action" not in message:

@@ -10,7 +10,8 @@ that seat's rejoin link. What each secret lets in:
 * a **seat token** opens that seat alone, for as long as the table lives: a
   closed tab comes back through it, and no other seat answers to it.
 
-Seats that are not human are agents (any spec of :mod:`agents.registry`).
+Seats that are not human are agents: a built-in one of :mod:`agents.registry`, or a
+trained model the server's operator offers (:func:`page_refusal`).
 Each table is driven by one asyncio task (:meth:`PrivateTable.drive`) that
 calls the session's ``tick`` at its deadlines, so the timers of the Catalan
 app (18 s to bet, 22 s to act) play a seat's default when its player is
@@ -35,27 +36,77 @@ from agents.seating import SeatVectors, stream_seed
 from envs.engine import Engine
 from envs.observer import Observer
 from envs.rules import MIN_SEATS, PRESETS, Rules
+from envs.table_view import count_text, seats_text
 from play.session import ACT_TIMEOUT, BET_TIMEOUT, HUMAN, TableSession
 
 CODE_BYTES = 16
 """Random bytes in a table code (``secrets.token_urlsafe``: 22 characters)."""
-
-def reads_file(spec: str) -> bool:
-    """Whether an agent spec names anything but a built-in agent: a model, a run, a path.
-
-    Decided from the text alone, before anything touches the disk, so a refusal
-    tells a page nothing about the server's files.
-
-    >>> [reads_file(s) for s in ("reader:4", "careful|threshold:6", "model:m.zip", "runs/r")]
-    [False, False, True, True]
-    """
-    names = [part.partition(":")[0] for part in spec.split("|")]
-    return any(name not in AGENT_SPECS or name in ("model", "rllib") for name in names)
-
 TOKEN_BYTES = 24
 """Random bytes in a seat token (32 characters)."""
 IDLE_S = 3600.0
 """A table nobody is connected to is closed after this many seconds without a move."""
+SHOWN = 40
+"""The most characters of a refused value a message echoes."""
+MAX_SPEC = 200
+"""The longest agent spec a page may send (an offered model may be longer)."""
+FILE_AGENTS = ("model", "rllib")
+"""The registry's agents that read a file: a page seats one only as a model the server offers."""
+BUILT_IN = tuple(name for name in AGENT_SPECS if name not in FILE_AGENTS)
+"""The built-in agents a page may seat: ``random``, ``threshold``, ``careful``, ``reader``."""
+BUILT_IN_FORMS = ", ".join(
+    [doc.partition(" — ")[0] if " — " in doc else name
+     for name, (_factory, doc) in AGENT_SPECS.items() if name in BUILT_IN]
+    + ["or a PLAYER|BANK pair of them (e.g. careful|threshold:6)"])
+"""The built-in agents' forms, in the registry's words: ``threshold:T``, ``careful[:B]``..."""
+
+
+def shown(value: str) -> str:
+    """``value`` quoted for a message, cut to :data:`SHOWN` characters (saying how long it was).
+
+    >>> shown("bogus"), shown("x" * 50)
+    ("'bogus'", "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…' (50 characters)")
+    """
+    if len(value) <= SHOWN:
+        return repr(value)
+    return f"{value[:SHOWN] + '…'!r} ({len(value)} characters)"
+
+
+def page_refusal(spec: str, models: tuple[str, ...] = ()) -> str | None:
+    """Why a page may not seat the agent ``spec``, or ``None`` if it may.
+
+    A page seats a built-in agent (:data:`BUILT_IN`, with its argument, or a
+    ``PLAYER|BANK`` pair of them; the registry then checks the arguments) or
+    one of ``models``, the operator's ``sette serve --model`` specs, exactly as
+    written. Anything else is refused from the text alone, before anything
+    touches the disk, so a refusal tells a page nothing about the server's
+    files: a spec that would read one (``model:``, ``rllib:``, a path) is told
+    that this server reads only the models it offers; any other names an
+    unknown agent. Either way the message lists what the server accepts.
+
+    >>> [page_refusal(s) for s in ("reader:4", "careful|threshold:6")]
+    [None, None]
+    >>> page_refusal("bogus").split(";")[0]
+    "unknown agent 'bogus'"
+    >>> page_refusal("runs/r", ("runs/s",)).split(";")[0]
+    "'runs/r' reads a file, and this server reads only the models it offers"
+    """
+    if spec in models:
+        return None
+    parts = spec.split("|")
+    if len(spec) <= MAX_SPEC and all(part.partition(":")[0] in BUILT_IN for part in parts):
+        return None
+    offered = (f"or a trained model this server offers: {', '.join(models)}" if models
+               else "this server offers no trained models")
+    choose = f"choose {BUILT_IN_FORMS}; {offered}"
+    if not spec:
+        return f"no agent named; {choose}"
+    if len(spec) > MAX_SPEC:
+        return f"an agent of {len(spec)} characters: at most {MAX_SPEC}; {choose}"
+    if any(part.partition(":")[0] in FILE_AGENTS or "/" in part or "\\" in part
+           for part in parts):
+        return (f"{shown(spec)} reads a file, and this server reads only the models it "
+                f"offers; {choose}")
+    return f"unknown agent {shown(spec)}; {choose}"
 
 
 _log = logging.getLogger(__name__)
@@ -71,6 +122,10 @@ class NotFound(TableError):
 
 class SeatTaken(TableError):
     """Every human seat of the table is held."""
+
+
+class Full(TableError):
+    """The server holds its ``max_tables`` tables: a new one opens once one of them closes."""
 
 
 @dataclass
@@ -104,15 +159,15 @@ class TableOptions:
         A seat's agent is a built-in one (``random``, ``threshold:5.5``, ``careful``,
         ``reader:4``, or a ``PLAYER|BANK`` pair of them) or one of ``models``, the
         trained models the server's operator offers (``sette serve --model``): a
-        page never names a file on the server's disk.
+        page never names a file on the server's disk (:func:`page_refusal`).
         """
         if self.rules not in PRESETS:
-            raise TableError(f"rules {self.rules!r}: not a preset; choose one of "
+            raise TableError(f"rules {shown(self.rules)}: not a preset; choose one of "
                              f"{', '.join(PRESETS)}")
         most = Rules.resolve(self.rules).max_seats
         if not MIN_SEATS <= len(self.seats) <= most:
-            raise TableError(f"{len(self.seats)} seats: a {self.rules} table has {MIN_SEATS} "
-                             f"to {most} seats")
+            raise TableError(f"{count_text(len(self.seats), 'seat')}: a {self.rules} table has "
+                             f"{MIN_SEATS} to {most} seats")
         if HUMAN not in self.seats:
             raise TableError("no human seat: keep at least one seat 'human' for yourself")
         if not 1 <= self.hands <= 1000:
@@ -126,10 +181,9 @@ class TableOptions:
         vectors = SeatVectors(engine, Observer(engine))  # a model fits the table's size
         for seat, entry in enumerate(self.seats):
             if entry != HUMAN:
-                if entry not in models and reads_file(entry):
-                    offered = ", ".join(models) or "none (sette serve --model SPEC offers one)"
-                    raise TableError(f"seat {seat}: {entry!r} reads a file; this server "
-                                     f"offers the built-in agents and these models: {offered}")
+                refusal = page_refusal(entry, models)
+                if refusal is not None:
+                    raise TableError(f"seat {seat}: {refusal}")
                 try:
                     vectors.check(make_agent(resolve_spec(entry), rules=rules))
                 except (ValueError, OSError) as exc:
@@ -198,8 +252,8 @@ class PrivateTable:
                     self.start()
                 return seat, token
         raise SeatTaken(f"table {self.code}: every human seat is taken "
-                        f"(seats {self.human_seats}); a player rejoins through their own "
-                        "seat link")
+                        f"({seats_text(self.human_seats)}); a player rejoins through their "
+                        "own seat link")
 
     def seat_of(self, token: object) -> int:
         """The seat ``token`` opens; a :class:`TableError` for any other value."""
@@ -210,19 +264,39 @@ class PrivateTable:
         raise TableError(f"table {self.code}: this seat token opens no seat; rejoin through "
                          "your own seat link, or join the table by its code")
 
+    @property
+    def free_seats(self) -> list[int]:
+        """The human seats nobody holds yet."""
+        return [s for s in self.human_seats if s not in self.tokens]
+
+    @property
+    def timers(self) -> bool:
+        """Whether a seat's timers play its default (both run: the bet's and the action's)."""
+        return self.options.bet_timeout is not None and self.options.act_timeout is not None
+
     def public(self) -> dict[str, Any]:
         """What anyone with the code may know: the rules and who sits where (no cards)."""
         return {"code": self.code, "rules": self.options.rules, "hands": self.options.hands,
-                "started": self.started, "over": self.session is not None and self.session.over,
+                "timers": self.timers, "started": self.started,
+                "over": self.session is not None and self.session.over,
                 "seats": [{"seat": s, "kind": HUMAN if e == HUMAN else "agent",
                            "agent": None if e == HUMAN else e,
                            "held": s in self.tokens if e == HUMAN else True}
                           for s, e in enumerate(self.options.seats)],
-                "free_seats": [s for s in self.human_seats if s not in self.tokens]}
+                "free_seats": self.free_seats}
 
     # -- play ----------------------------------------------------------------------------
     def start(self) -> None:
-        """Deal the first hand (seats nobody holds yet then play by their timers)."""
+        """Deal the first hand; seats nobody holds yet then play by their timers.
+
+        Without timers nothing would ever play a free seat — the table would wait
+        at its first turn for good — so a table without them deals only once
+        every human seat is held (:class:`TableError` until then).
+        """
+        if self.session is None and self.free_seats and not self.timers:
+            raise TableError(f"this table has no timers, so nobody would play "
+                             f"{seats_text(self.free_seats)}: it deals once every friend "
+                             "has taken a seat through the invite link")
         if self.session is None:
             self.session = self.session_factory(self.options, self.seed, self.history_path,
                                                 self.clock)
@@ -351,8 +425,7 @@ class TableRegistry:
         options = options.checked(self.models)
         self.prune()
         if len(self.tables) >= self.max_tables:
-            raise TableError(f"this server holds {self.max_tables} tables already; "
-                             "try again later")
+            raise Full(f"this server holds {self.max_tables} tables already; try again later")
         code = secrets.token_urlsafe(CODE_BYTES)
         history = None if self.history_dir is None else self.history_dir / f"{code}.jsonl"
         if options.seed is not None:
@@ -368,10 +441,18 @@ class TableRegistry:
         return table, seat, token
 
     def prune(self) -> None:
-        """Close the tables nobody is connected to that saw no move for :data:`IDLE_S`."""
+        """Close the tables nobody is connected to that are over or saw no move for :data:`IDLE_S`.
+
+        It runs before every new table opens. A table that is over (its last
+        hand played, or stopped by an agent's error) has nothing left to play,
+        so once its last page closes its place goes to the next table; one still
+        in play keeps its place for an hour, so a player can come back through
+        their seat link.
+        """
         now = self.clock()
         for code, table in list(self.tables.items()):
-            if not table.subscribers and now - table.last_seen > IDLE_S:
+            over = table.session is not None and table.session.over
+            if not table.subscribers and (over or now - table.last_seen > IDLE_S):
                 del self.tables[code]
                 table.stop()
 

@@ -219,3 +219,37 @@ def test_two_people_play_a_private_table_in_chromium(server: tuple[str, TableReg
     chips = [int(alice.inner_text(f'.seat[data-seat="{s}"] .chips').split()[1])
              for s in range(3)]
     assert replay(registry.history_dir / f"{table.code}.jsonl") == chips  # type: ignore[operator]
+
+
+def test_the_join_form_takes_a_code_out_of_a_pasted_link(server: tuple[str, TableRegistry],
+                                                         browser: Browser) -> None:
+    """*Join a table* takes the code, a pasted invite link or a seat link; an empty or
+    garbled one is a message on the page, never a trip to a raw 404. A table without
+    timers offers no *Deal now* (nothing would play the free seat) and says why."""
+    base, _registry = server
+    page = browser.new_context().new_page()
+    opened = page.request.post(base + "/api/tables", data={
+        "seats": ["human", "human", "careful"], "timers": False}).json()
+    page.goto(base + "/")
+    page.wait_for_selector("#seat-list li >> nth=1")
+    for typed, said in [("", "Type the table code, or paste the invite link, to join a table."),
+                        ("http://example.org/", "“http://example.org/” is neither a table "
+                                                "code nor an invite link: a code is the part "
+                                                "of the invite link after /table/.")]:
+        page.fill("#join-code", typed)
+        page.click("#join-code-form button")
+        expect(page.locator("#message")).to_have_text(said)
+        assert page.url == base + "/"
+    page.fill("#join-code", f"  {base}/table/{opened['code']}  ")
+    page.click("#join-code-form button")
+    expect(page.locator("#join-table-code")).to_have_text(opened["code"])
+    assert page.url == f"{base}/table/{opened['code']}"
+    expect(page.locator("#join-seats")).to_contain_text("seat 1: free")
+
+    page.goto(base + "/")
+    page.fill("#join-code", base + opened["seat_link"])  # a seat link rejoins its seat
+    page.click("#join-code-form button")
+    expect(page.locator("#hand-line")).to_contain_text("waiting for players: free seats 1")
+    assert page.url == base + opened["seat_link"]
+    expect(page.locator("#no-timers")).to_be_visible()
+    expect(page.locator("#start")).to_be_hidden()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -137,9 +138,12 @@ class Seat:
     def act(self, action: str) -> dict[str, Any]:
         return self.send({"type": "act", "action": action})
 
-    def refused(self, message: dict[str, Any] | str) -> str:
+    def refused(self, message: dict[str, Any] | str | bytes) -> str:
         """Send ``message``, which the server must refuse: its error text."""
-        self.ws.send_text(message if isinstance(message, str) else json.dumps(message))
+        if isinstance(message, bytes):
+            self.ws.send_bytes(message)
+        else:
+            self.ws.send_text(message if isinstance(message, str) else json.dumps(message))
         return str(self._until(lambda m: m["type"] == "error")["message"])
 
     def view(self) -> dict[str, Any]:
@@ -170,14 +174,16 @@ def test_open_a_table_and_join_it_by_its_code(client: TestClient) -> None:
     assert joined["seat"] == 1 and joined["token"] != opened["token"]
     assert client.get(f"/api/tables/{opened['code']}").json()["started"]  # every seat held
     full = client.post(f"/api/tables/{opened['code']}/seats")
-    assert full.status_code == 409 and "every human seat is taken" in full.json()["detail"]
+    assert full.status_code == 409 and full.json()["detail"] == (
+        f"table {opened['code']}: every human seat is taken (seats 0 and 1); a player "
+        "rejoins through their own seat link")
     assert client.get("/").status_code == 200 and "table.js" in client.get("/").text
     assert client.get("/static/table.js").status_code == 200
 
 
 @pytest.mark.parametrize("body, words", [
     ({"rules": "poker"}, "not a preset; choose one of catalan"),
-    ({"seats": ["human"]}, "1 seats: a catalan table has 2 to 8 seats"),
+    ({"seats": ["human"]}, "1 seat: a catalan table has 2 to 8 seats"),
     ({"seats": ["human"] + ["random"] * 8}, "9 seats"),
     ({"seats": ["random", "careful"]}, "no human seat"),
     ({"seats": ["human", "bogus:1"]}, "seat 1:"),
@@ -190,13 +196,19 @@ def test_a_bad_table_is_refused_by_name(client: TestClient, body: dict[str, Any]
     assert client.app.state.tables.tables == {}  # type: ignore[attr-defined]
 
 
+CHOOSE = ("choose random, threshold:T, careful[:B], reader[:S], or a PLAYER|BANK pair of "
+          "them (e.g. careful|threshold:6); this server offers no trained models")
+"""What a refused agent is told to choose instead, at a server that offers no model."""
+
+
 @pytest.mark.parametrize("spec", ["model:/etc/passwd", "/etc/passwd", "rllib:/etc",
                                   "careful|model:/etc/passwd"])
 def test_a_page_never_makes_the_server_read_a_file_it_does_not_offer(
         client: TestClient, spec: str) -> None:
     reply = client.post("/api/tables", json={"seats": ["human", spec]})
-    assert reply.status_code == 400 and "reads a file" in reply.json()["detail"]
-    assert "offers the built-in agents and these models: none" in reply.json()["detail"]
+    assert reply.status_code == 400 and reply.json()["detail"] == (
+        f"seat 1: {spec!r} reads a file, and this server reads only the models it offers; "
+        f"{CHOOSE}")
     assert client.app.state.tables.tables == {}  # type: ignore[attr-defined]
     offered = TableOptions(seats=("human", spec))
     with pytest.raises(ValueError) as loaded:  # offered: past the gate, then loaded (not a model)
@@ -204,6 +216,32 @@ def test_a_page_never_makes_the_server_read_a_file_it_does_not_offer(
     assert "reads a file" not in str(loaded.value) and "seat 1" in str(loaded.value)
     assert client.post("/api/tables", json={"seats": ["human", "careful|threshold:6"]}
                        ).status_code == 200
+
+
+@pytest.mark.parametrize("spec, refusal", [
+    ("bogus", "unknown agent 'bogus'"),
+    ("", "no agent named"),
+    ("careful|", "unknown agent 'careful|'"),
+    ("b" * 150, f"unknown agent {'b' * 40 + '…'!r} (150 characters)"),
+    ("threshold:" + "5" * 200_000, "an agent of 200010 characters: at most 200"),
+])
+def test_an_unknown_agent_is_refused_by_name_with_the_agents_a_page_may_seat(
+        client: TestClient, spec: str, refusal: str) -> None:
+    reply = client.post("/api/tables", json={"seats": ["human", spec]})
+    assert reply.status_code == 400
+    assert reply.json()["detail"] == f"seat 1: {refusal}; {CHOOSE}"
+    assert client.app.state.tables.tables == {}  # type: ignore[attr-defined]
+
+
+def test_the_options_name_what_a_page_may_seat(tmp_path: Path) -> None:
+    app = create_app(TableRegistry(history_dir=tmp_path, models=("runs/r/player",)))
+    with TestClient(app) as client:
+        options = client.get("/api/options").json()
+        assert options["agents"] == ["random", "threshold", "careful", "reader"]
+        assert options["models"] == ["runs/r/player"]
+        refused = client.post("/api/tables", json={"seats": ["human", "bogus"]}).json()
+        assert refused["detail"].endswith(
+            "(e.g. careful|threshold:6); or a trained model this server offers: runs/r/player")
 
 
 def test_a_wrong_table_code_gets_a_clear_error(client: TestClient) -> None:
@@ -225,14 +263,20 @@ def test_a_seat_token_opens_its_own_seat_only(client: TestClient) -> None:
     with connect(client, table) as ws:
         ws.send_json({"type": "act", "action": "bet_1"})  # no hello first
         assert "the first message is" in ws.receive_json()["message"]
+    with connect(client, table) as ws:
+        ws.send_bytes(b"\x00\x01")  # a binary hello
+        assert ws.receive_json() == {"type": "error", "message": BINARY}
     with connect(client, table) as ws0, connect(client, table) as ws1:
         assert Seat(ws0, table).hello(token0)["view"]["seat"] == 0
         assert Seat(ws1, table).hello(token1)["view"]["seat"] == 1
 
 
 # -- bad input changes nothing ---------------------------------------------------------------
-BAD_MESSAGES = [
+BINARY = ("malformed message: a binary frame of 2 bytes; send text, a JSON object such as "
+          '{"type": "ping"}')
+BAD_MESSAGES: list[tuple[str | bytes, str]] = [
     ("{not json", "malformed message: not JSON"),
+    (b"\x00\x01", BINARY),
     ("[1, 2]", "send a JSON object"),
     ('{"type": "fold"}', "unknown message type 'fold': send one of act, start, ping"),
     ('{"type": "act"}', "an act message names its action"),
@@ -268,16 +312,34 @@ def test_bad_input_gets_a_clear_error_and_changes_nothing(client: TestClient) ->
 
 
 def test_a_table_waits_for_its_players_or_for_start(client: TestClient) -> None:
-    table, token = open_table(client, seats=("human", "human", "random"), seed=2, bank=2,
-                              bet_timeout=None, act_timeout=None)
+    table, token = open_table(client, seats=("human", "human", "random"), seed=2, bank=2)
     with connect(client, table) as ws:
         seat = Seat(ws, table)
         first = seat.hello(token)
         assert first["view"] is None and first["table"]["free_seats"] == [1]
+        assert first["table"]["timers"]
         assert "has not started" in seat.refused({"type": "act", "action": "bet_1"})
         started = seat.send({"type": "start"})
         assert started["table"]["started"] and started["view"]["your_turn"]
         assert started["table"]["free_seats"] == [1]  # the free seat plays by its timer
+
+
+def test_a_table_without_timers_deals_only_once_every_seat_is_held(
+        client: TestClient) -> None:
+    """Nothing would play a free seat without timers: ``start`` is refused, not a table
+    stuck for good at the free seat's first turn."""
+    opened = client.post("/api/tables", json={"seats": ["human", "human", "careful"],
+                                              "timers": False}).json()
+    table = client.app.state.tables.get(opened["code"])  # type: ignore[attr-defined]
+    with connect(client, table) as ws:
+        seat = Seat(ws, table)
+        assert not seat.hello(opened["token"])["table"]["timers"]
+        assert seat.send({"type": "start"}) == {"type": "error", "message": (
+            "this table has no timers, so nobody would play seat 1: it deals once every "
+            "friend has taken a seat through the invite link")}
+        assert not table.started
+        client.post(f"/api/tables/{opened['code']}/seats")  # the friend sits down: it deals
+        assert seat.view()["table"]["started"]
 
 
 # -- what the wire carries -------------------------------------------------------------------
@@ -360,12 +422,82 @@ def test_a_table_left_alone_for_an_hour_is_closed(client: TestClient, clock: Clo
         assert client.get(f"/api/tables/{code}").status_code == 404
 
 
+def _play_to_the_end(client: TestClient, opened: dict[str, Any]) -> None:
+    """The opener plays their table, a person beside agents, until it is over."""
+    table = client.app.state.tables.get(opened["code"])  # type: ignore[attr-defined]
+    with connect(client, table) as ws:
+        seat = Seat(ws, table)
+        message = seat.hello(opened["token"])
+        while not message["view"]["over"]:
+            message = seat.act(message["view"]["legal"][0]["name"])
+
+
+def test_a_finished_table_gives_its_place_back(tmp_path: Path, clock: Clock) -> None:
+    """At ``--max-tables 2`` two tables in play fill the server (503, try later); once
+    both are over and their pages closed, new tables open at once, not an hour later."""
+    app = create_app(TableRegistry(history_dir=tmp_path, clock=clock, max_tables=2))
+    table = {"seats": ["human", "careful"], "hands": 1, "timers": False}
+    with TestClient(app) as client:
+        first, second = (client.post("/api/tables", json=table).json() for _ in range(2))
+        full = client.post("/api/tables", json=table)
+        assert full.status_code == 503
+        assert full.json() == {"detail": "this server holds 2 tables already; try again later"}
+        for opened in (first, second):
+            _play_to_the_end(client, opened)
+        assert client.get(f"/api/tables/{first['code']}").json()["over"]
+        assert client.post("/api/tables", json=table).status_code == 200
+        assert client.post("/api/tables", json=table).status_code == 200
+        for opened in (first, second):  # closed, their histories kept
+            assert client.get(f"/api/tables/{opened['code']}").status_code == 404
+            assert len(read_history(tmp_path / f"{opened['code']}.jsonl")) == 1
+
+
 def test_sette_serve_refuses_a_bad_port_by_name(capsys: pytest.CaptureFixture[str],
                                                 tmp_path: Path) -> None:
     from train.cli import main
 
     assert main(["serve", "--port", "70000", "--history-dir", str(tmp_path / "h")]) == 2
     assert "sette serve: error: --port 70000: choose 0..65535" in capsys.readouterr().err
+
+
+def test_sette_serve_names_a_port_in_use_before_it_prints_an_address(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from train.cli import main
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port), "--history-dir", str(tmp_path / "h")]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""  # no "open http://..." for a server that never listened
+    assert err.splitlines()[-1] == (
+        f"sette serve: error: --port {port}: another program listens on 127.0.0.1:{port}; "
+        "choose another port, or --port 0 for a free one")
+
+
+def test_sette_serve_prints_the_port_it_listens_on(capsys: pytest.CaptureFixture[str],
+                                                   tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--port 0`` takes a free port: the address printed is the one the socket has."""
+    import uvicorn
+
+    from train.cli import main
+
+    served: list[int] = []
+
+    def run(server: uvicorn.Server, sockets: list[socket.socket]) -> None:
+        (sock,) = sockets  # uvicorn is handed the listening socket: no second bind
+        served.append(sock.getsockname()[1])
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
+    # uvicorn's logging setup (logging.config.dictConfig) closes every logging handler the
+    # process has, pytest's own among them: the stub server logs nothing, so it is skipped
+    monkeypatch.setattr(uvicorn.Config, "configure_logging", lambda self: None)
+    assert main(["serve", "--port", "0", "--history-dir", str(tmp_path / "h")]) == 0
+    (port,) = served
+    assert port != 0 and capsys.readouterr().out.startswith(
+        f"sette serve: open http://127.0.0.1:{port}/ to open a private table")
 
 
 def test_an_offered_model_is_refused_at_a_table_it_was_not_trained_for(

@@ -98,7 +98,9 @@ function render(message) {
   $("hand-line").textContent = "table " + table.code + " · rules " + table.rules +
     (view ? " · hand " + view.hand + "/" + view.max_hands + " · " + view.phase +
      " · jackpot " + view.jackpot + " · shoe " + view.shoe : " · waiting for players: free seats " + table.free_seats.join(", "));
-  $("start").hidden = table.started;
+  // Without timers nothing plays a free seat, so the table deals only when every seat is held.
+  $("start").hidden = table.started || !table.timers;
+  $("no-timers").hidden = table.started || table.timers;
   state.deadline = message.seconds_left === null ? null : performance.now() + 1000 * message.seconds_left;
   if (view) {
     state.timerWho = view.your_turn ? "your turn" : "seat " + view.actor;
@@ -231,6 +233,7 @@ async function showLobby() {
   const specs = el("datalist", { id: "agent-specs" });
   for (const example of options.examples) specs.append(el("option", { value: example }));
   document.body.append(specs);
+  if (options.models.length) $("offered-models").textContent = ", or a trained model this server offers: " + options.models.join(", ");
   const list = $("seat-list");
   list.append(seatRow(0, "human"), seatRow(1, "threshold:5.5"));
   $("add-seat").addEventListener("click", () => {
@@ -249,8 +252,25 @@ async function showLobby() {
   });
   $("join-code-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    location.href = "/table/" + encodeURIComponent($("join-code").value.trim());
+    const target = joinTarget($("join-code").value.trim());
+    if (target.error) say(target.error); else location.href = target.path;
   });
+}
+
+// A table code is secrets.token_urlsafe's (play/tables.py); a seat link adds "#TOKEN".
+const JOIN_TEXT = /^(?:[^#]*\/table\/)?([A-Za-z0-9_-]+)\/?(#[A-Za-z0-9_-]+)?$/;
+
+function joinTarget(text) {
+  // The page a typed code, or a pasted invite or seat link (http://HOST/table/CODE[#TOKEN]),
+  // leads to: {path}; or {error} saying what to type instead.
+  if (!text) return { error: "Type the table code, or paste the invite link, to join a table." };
+  const found = text.match(JOIN_TEXT);
+  if (!found) {
+    const shown = text.length > 40 ? text.slice(0, 40) + "…" : text;
+    return { error: "“" + shown + "” is neither a table code nor an invite link: a code is " +
+                    "the part of the invite link after /table/." };
+  }
+  return { path: "/table/" + found[1] + (found[2] || "") };
 }
 
 async function showJoin() {
