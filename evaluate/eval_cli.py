@@ -25,7 +25,8 @@ from envs.rules import MAX_SEATS, MIN_SEATS, PRESETS, SEATS_PER_DECK
 from evaluate.arguments import output_folder, positive_int, seed
 from evaluate.ev import ENGINES
 from evaluate.tournament import (Progress, TournamentConfig, group_entrants, parse_entrant,
-                                 run_tournament, unique_labels)
+                                 rounded_hands_note, run_tournament, unique_labels,
+                                 workers_note)
 from evaluate.variants import DEFAULT_BASELINES
 
 
@@ -73,7 +74,9 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                    help="hands per table before a fresh table (default 10)")
     p.add_argument("--fixed-bank", action="store_true",
                    help="keep the first bank for a whole table (no rotation)")
-    p.add_argument("--workers", type=positive_int, default=1, help="processes (default 1)")
+    p.add_argument("--workers", type=positive_int, default=1,
+                   help="processes of the scalar engine (default 1; the batch engine plays "
+                        "in this one)")
     p.add_argument("--out", type=output_folder,
                    help="also write tournament.md, tournament.json, ev.png and strategy maps "
                         "into this folder")
@@ -130,41 +133,61 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                    help="bank the learned player meets there (default threshold:5.5)")
     r.add_argument("--br-player", metavar="SPEC", default="threshold:5.5",
                    help="player the learned bank meets there (default threshold:5.5)")
-    r.add_argument("--workers", type=positive_int, default=1, help="processes (default 1)")
+    r.add_argument("--workers", type=positive_int, default=1,
+                   help="processes of the scalar engine's tournaments (default 1; the batch "
+                        "engine plays in this one)")
     r.set_defaults(func=_report)
 
 
 def _evaluate(args: argparse.Namespace) -> int:
+    note = _note("evaluate")
     entrants = [parse_entrant(a) for a in args.agents]
+    groups: set[str] = set()
     for group in args.group:
         if len(group) < 2:
             raise ValueError(f"--group {' '.join(group)}: give a NAME and at least one SPEC")
+        if group[0] in groups:  # one method's seeds go in one --group
+            raise ValueError(f"--group {group[0]} is given twice: name each group once, with "
+                             f"all its SPECs")
+        groups.add(group[0])
         entrants += group_entrants(group[0], group[1:])
     if not entrants:
         raise ValueError("name at least one agent, e.g. sette evaluate threshold:5.5 careful")
     config = TournamentConfig(tuple(unique_labels(entrants)), args.rules, args.seats,
                               args.hands, args.seed, args.table_hands, args.fixed_bank)
+    rounded = rounded_hands_note("--hands", args.hands, args.table_hands)
+    if rounded is not None:
+        note(rounded)
     bar = _progress(args)
     progress = bar("evaluate", config.tables) if bar else None
     result = None
     if args.engine != "scalar":
         from evaluate.batch_eval import batch_tournament
 
-        result = batch_tournament(config, args.engine, progress, note=_note("evaluate"))
+        result = batch_tournament(config, args.engine, progress, note=note)
+        if result is not None and args.workers > 1:
+            note(workers_note(args.workers))
     if result is None:
         result = run_tournament(config, workers=args.workers, progress=progress)
     summary = result.summary()
     text = result.markdown()
     if args.out is not None:
-        _write_outputs(args.out, result, summary, text)
+        _write_outputs(args.out, result, summary, text, note)
     print(json.dumps(summary, indent=1) if args.json else text)
     return 0
 
 
-def _write_outputs(out: Path, result: Any, summary: dict[str, Any], text: str) -> None:
-    """tournament.md / .json, and the figures when matplotlib is there."""
+def _write_outputs(out: Path, result: Any, summary: dict[str, Any], text: str,
+                   note: Callable[[str], None]) -> None:
+    """tournament.md / .json, and the figures when matplotlib is there.
+
+    An agent whose strategy map cannot be drawn (a model trained on the information
+    state: the map's one-position probes give no hand history) is left out of the
+    map, saying why to ``note``; the results and the other figures are still written.
+    """
     from evaluate import plots, strategy
     from agents.seating import role_policy
+    from envs.information_state import INFORMATION_STATE
     from evaluate.tournament import build_agents
 
     out.mkdir(parents=True, exist_ok=True)
@@ -176,16 +199,31 @@ def _write_outputs(out: Path, result: Any, summary: dict[str, Any], text: str) -
         plots.plot_ev(result, out / "ev.png")
         agents = list(zip(result.labels, build_agents(c)))
         for role in ("player", "bank"):
-            maps = [strategy.strategy_map(role_policy(agent, role), role, c.given_rules(),
-                                          c.num_seats, label) for label, agent in agents]
-            plots.plot_strategy_maps(maps, out / f"strategy-{role}.png", columns=3)
+            maps = []
+            for label, agent in agents:
+                policy = role_policy(agent, role)
+                if getattr(policy, "observation_type", "observation") == INFORMATION_STATE:
+                    note(f"strategy map of {label} as the {role} skipped: it reads the hand's "
+                         f"history (the information state), which the map's one-position "
+                         f"probes do not give")
+                    continue
+                try:
+                    maps.append(strategy.strategy_map(policy, role, c.given_rules(),
+                                                      c.num_seats, label))
+                except ValueError as exc:
+                    note(f"strategy map of {label} as the {role} skipped: {exc}")
+            if maps:
+                plots.plot_strategy_maps(maps, out / f"strategy-{role}.png", columns=3)
+            else:
+                note(f"strategy-{role}.png skipped: no agent's map could be drawn")
     except ImportError as exc:
-        print(f"sette evaluate: figures skipped: {exc}", file=sys.stderr)
+        note(f"figures skipped: {exc}")
 
 
 def _variants(args: argparse.Namespace) -> int:
     from evaluate.report import read_run
-    from evaluate.variants import LearnedPlay, variant_data, variant_markdown, variant_table
+    from evaluate.variants import (LearnedPlay, plan_variants, play_variants, variant_data,
+                                   variant_markdown)
 
     for n in args.seats:
         if not MIN_SEATS <= n <= MAX_SEATS:  # each preset's shoe is checked at its table
@@ -198,13 +236,17 @@ def _variants(args: argparse.Namespace) -> int:
                              f"(player/model.zip, bank/model.zip)")
         learned.append(LearnedPlay(f"{run.label('learned')} {run.name}", run.models["learned"],
                                    run.rules, run.num_seats))
-    rows = variant_table(args.rules, args.baselines, args.seats, args.hands, args.seed,
-                         learned=learned, progress=_progress(args), engine=args.engine,
-                         note=_note("variants"))
+    note = _note("variants")
+    plan = plan_variants(args.rules, args.baselines, args.seats, args.hands, args.seed,
+                         learned=learned)
+    rounded = rounded_hands_note("--hands", args.hands, plan.table_hands)
+    if rounded is not None:
+        note(rounded)
+    rows = play_variants(plan, progress=_progress(args), engine=args.engine, note=note)
     if args.json:
         print(json.dumps(variant_data(rows), indent=1))
     else:
-        print(variant_markdown(rows, args.hands, args.seed))
+        print(variant_markdown(rows, plan.hands, args.seed))
     return 0
 
 

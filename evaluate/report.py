@@ -61,10 +61,12 @@ from evaluate import plots, strategy
 from evaluate.solver.exact import (BestResponseRow, ExactUnavailable, best_response_rows,
                                    best_threshold)
 from evaluate.tournament import (ROLES, Entrant, TournamentConfig, TournamentResult,
-                                 build_agents, md_code, run_tournament)
+                                 build_agents, md_code, rounded_hands_note, run_tournament,
+                                 workers_note)
 from evaluate.variants import DEFAULT_BASELINES as DEFAULT_VARIANT_BASELINES
 from evaluate.batch_eval import batch_tournament, say_once
-from evaluate.variants import LearnedPlay, variant_data, variant_markdown, variant_table
+from evaluate.variants import (LearnedPlay, plan_variants, play_variants, variant_data,
+                               variant_markdown)
 
 RUN_FILE, CONFIG_FILE, MODEL_FILE = "run.json", "config.toml", "model.zip"
 MODEL_STAGES = {"learned": ("player", "bank"),
@@ -137,6 +139,9 @@ class RunInfo:
 def read_run(path: str | Path) -> RunInfo:
     """Read a run folder; anything that is not one is refused with what it lacks."""
     path = Path(path)
+    if path.is_file():
+        raise ValueError(f"{str(path)!r} is a file, not a run directory (a run directory is "
+                         f"made by sette train)")
     if not path.is_dir():
         raise ValueError(f"run directory {str(path)!r} does not exist")
     if (path / RUN_FILE).is_file() and not (path / CONFIG_FILE).is_file():
@@ -362,7 +367,24 @@ def write_report(run_dirs: Sequence[str | Path], out: str | Path,
     note = say_once(log)
     if not run_dirs:
         raise ValueError("sette report needs at least one run directory (made by sette train)")
+    _refuse_repeated_runs(run_dirs)
     runs = [read_run(p) for p in run_dirs]
+    setups = _setups(runs)
+    _check_opponents(setups, options)
+    learned_play = [play for group in setups.values()
+                    for play in [_variant_play(group[0])] if play is not None]
+    plan = None
+    if options.variants:  # every rule set and line of play checked before the first hand
+        plan = plan_variants(options.presets, options.variant_baselines, (2, 4),
+                             options.variant_hands, options.seed, learned=learned_play)
+        rounded = rounded_hands_note("--variant-hands", options.variant_hands,
+                                     plan.table_hands)
+        if rounded is not None:
+            log(f"report: {rounded}")
+    for _rules, _seats, table_hands in setups:
+        rounded = rounded_hands_note("--hands", options.hands, table_hands)
+        if rounded is not None:
+            note(f"report: {rounded} (the runs' tables)")
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     w = _Writer(out, log)
@@ -374,8 +396,6 @@ def write_report(run_dirs: Sequence[str | Path], out: str | Path,
                    "options": {k: list(v) if isinstance(v, tuple) else v
                                for k, v in vars(options).items()},
                    "tables": []})
-    learned_play: list[LearnedPlay] = []
-    setups = _setups(runs)
     for k, ((rules, seats, table_hands), group) in enumerate(setups.items()):
         suffix = f"-{k + 1}" if len(setups) > 1 else ""
         w.add(f"## {md_code(rules)}, {seats} seats", "")
@@ -407,6 +427,8 @@ def write_report(run_dirs: Sequence[str | Path], out: str | Path,
         if result is None:
             result = run_tournament(config, workers=options.workers, progress=bar,
                                     agents=agents if options.workers == 1 else None)
+        elif options.workers > 1:
+            note(f"report: {workers_note(options.workers)}")
         w.add("### Tournament", "", result.markdown(), "")
         w.figure(f"ev{suffix}.png", "EV per hand with 95% intervals",
                  lambda p: plots.plot_ev(result, p))
@@ -444,20 +466,15 @@ def write_report(run_dirs: Sequence[str | Path], out: str | Path,
                 w.add("")
                 w.figure(f"best-response{suffix}.png", "Learned vs exact best response",
                          lambda p: plots.plot_best_response(rows, p))
-        if group[0].setting(RLLIB_BACKEND, "observation_type", "") == INFORMATION_STATE:
+        if _rllib_information_state(group[0]):
             w.add(f"*{group[0].name}: its RLlib policies read the information state of the "
                   f"table whose bank rotates; the rule-variant table keeps the bank on one "
                   f"seat, so they are left out of it.*", "")
-        elif "learned" in group[0].models:
-            learned_play.append(LearnedPlay(f"{group[0].label('learned')} {group[0].name}",
-                                            group[0].models["learned"], rules, seats))
         w.data["tables"].append(table_data)
-    if options.variants:
+    if plan is not None:
         w.add("## Rule variants: the bank's edge", "")
-        variant_rows = variant_table(options.presets, options.variant_baselines, (2, 4),
-                                     options.variant_hands, options.seed, learned=learned_play,
-                                     progress=progress, engine=options.engine, note=note)
-        w.add(variant_markdown(variant_rows, options.variant_hands, options.seed), "")
+        variant_rows = play_variants(plan, progress=progress, engine=options.engine, note=note)
+        w.add(variant_markdown(variant_rows, plan.hands, options.seed), "")
         w.data["variants"] = variant_data(variant_rows)
     _settings_section(w, runs)
     (out / "report.json").write_text(json.dumps(w.data, indent=1, sort_keys=True) + "\n",
@@ -465,6 +482,56 @@ def write_report(run_dirs: Sequence[str | Path], out: str | Path,
     report = out / "report.md"
     report.write_text("\n".join(w.lines).rstrip() + "\n", encoding="utf-8")
     return report
+
+
+def _refuse_repeated_runs(run_dirs: Sequence[str | Path]) -> None:
+    """Refuse a run folder given twice (``RUN`` and ``RUN/``, or through another path to
+    it): its models would be counted as two training seeds of one method."""
+    seen: dict[Path, str | Path] = {}
+    for given in run_dirs:
+        where = Path(given).resolve()
+        if where in seen:
+            also = "" if str(seen[where]) == str(given) else f" (also as {str(seen[where])!r})"
+            raise ValueError(f"run directory {str(given)!r} is given twice{also}: give each "
+                             f"run once")
+        seen[where] = given
+
+
+def _check_opponents(setups: dict[tuple[str, int, int], list[RunInfo]],
+                     options: ReportOptions) -> None:
+    """Build ``--br-bank`` and ``--br-player`` on the rules of every heads-up table whose
+    best response is asked for: a spec that names no agent, or one out of its range, is a
+    usage error before the first hand, not a comparison skipped at the end. (A rule set
+    the solver does not model still skips the comparison, saying why.)"""
+    opponents = {"player": ("--br-bank", options.br_bank, "bank"),
+                 "bank": ("--br-player", options.br_player, "player")}
+    for rules, seats, _table_hands in setups:
+        if seats != 2:
+            continue
+        resolved = Rules.resolve(rules)
+        for role in options.best_response:
+            option, spec, plays = opponents[role]
+            try:
+                agent = make_agent(spec, rules=resolved)
+                check_role = getattr(role_policy(agent, plays), "check_role", None)
+                if check_role is not None:
+                    check_role(plays)
+            except ValueError as exc:
+                raise ValueError(f"{option} {spec}: {exc}") from None
+
+
+def _rllib_information_state(run: RunInfo) -> bool:
+    """Whether ``run``'s RLlib policies read the information state of a table whose bank
+    rotates (left out of the rule-variant table, whose bank stays on one seat)."""
+    return bool(run.setting(RLLIB_BACKEND, "observation_type", "") == INFORMATION_STATE)
+
+
+def _variant_play(run: RunInfo) -> LearnedPlay | None:
+    """The learned play of a table's first run in the rule-variant table, if it has one."""
+    if _rllib_information_state(run) or "learned" not in run.models:
+        return None
+    return LearnedPlay(f"{run.label('learned')} {run.name}", run.models["learned"], run.rules,
+                       run.num_seats)
 
 
 def _strategy_section(w: _Writer, result: TournamentResult, agents: Sequence[Any], rules: str,

@@ -54,6 +54,7 @@ from envs.events import AnteEvent, JackpotEvent
 from envs.policy import Policy
 from envs.rules import Rules
 from envs.single_seat import fixed_bank_rules
+from envs.table_view import count_text
 from evaluate.ev import Estimate, paired_difference, ratio_estimate
 from evaluate.stats import SeedAggregate, aggregate_seeds
 from evaluate.workers import process_pool
@@ -78,6 +79,9 @@ class Entrant:
     label: str
     spec: str
     group: str | None = None
+    named: bool = field(default=False, compare=False)
+    """Whether the user gave the label (``LABEL=SPEC``): :func:`unique_labels` never renames
+    such a label, it refuses one that another agent also has."""
 
 
 def parse_entrant(text: str, group: str | None = None) -> Entrant:
@@ -90,7 +94,9 @@ def parse_entrant(text: str, group: str | None = None) -> Entrant:
         raise ValueError(f"agent {text!r}: write SPEC or LABEL=SPEC, e.g. "
                          f"cautious=threshold:4.5")
     resolved = resolve_spec(spec)
-    return Entrant(label if sep else model_label(resolved, default=label), resolved, group)
+    if sep:
+        return Entrant(label, resolved, group, named=True)
+    return Entrant(model_label(resolved, default=label), resolved, group)
 
 
 def group_entrants(name: str, specs: Sequence[str]) -> list[Entrant]:
@@ -108,6 +114,9 @@ def unique_labels(entrants: Sequence[Entrant]) -> list[Entrant]:
     Two different models whose short labels agree (runs of the same name in
     different folders) get as many folders above the run as tell them apart
     (:func:`model_label`); what is still repeated becomes ``label#2``, ``label#3``…
+    A label the user gave (:attr:`Entrant.named`) is theirs to choose: one that
+    another agent also has is refused, naming both agents, rather than renamed
+    to ``label#2`` where the tables would no longer say which agent it is.
     """
     entrants = list(entrants)
     depth = [1] * len(entrants)
@@ -123,12 +132,17 @@ def unique_labels(entrants: Sequence[Entrant]) -> list[Entrant]:
             depth[i] += 1
             e = entrants[i]
             entrants[i] = Entrant(longer[i], e.spec, e.group)
-    seen: dict[str, int] = {}
+    seen: dict[str, list[Entrant]] = {}
     out = []
     for e in entrants:
-        count = seen.get(e.label, 0) + 1
-        seen[e.label] = count
-        out.append(e if count == 1 else Entrant(f"{e.label}#{count}", e.spec, e.group))
+        before = seen.setdefault(e.label, [])
+        clash = next((o for o in before if o.named or e.named), None)
+        if clash is not None:
+            raise ValueError(f"agent label {e.label!r} names two agents, {clash.spec} and "
+                             f"{e.spec}: give each its own label (LABEL=SPEC)")
+        before.append(e)
+        out.append(e if len(before) == 1 else Entrant(f"{e.label}#{len(before)}", e.spec,
+                                                      e.group))
     return out
 
 
@@ -173,7 +187,12 @@ class TournamentConfig:
     @property
     def tables(self) -> int:
         """Seeded tables dealt (each played once per arrangement)."""
-        return math.ceil(self.hands / self.table_hands)
+        return whole_tables(self.hands, self.table_hands)
+
+    @property
+    def played_hands(self) -> int:
+        """Hands dealt per arrangement: ``hands`` rounded up to whole tables."""
+        return self.tables * self.table_hands
 
     def resolved_rules(self) -> Rules:
         """The rules the tables play (with the bank kept in place if ``fixed_bank``)."""
@@ -187,6 +206,29 @@ class TournamentConfig:
     def rules_name(self) -> str:
         """The preset name or rules file the tournament was given."""
         return self.rules if isinstance(self.rules, str) else "custom rules"
+
+
+def whole_tables(hands: int, table_hands: int) -> int:
+    """Tables of ``table_hands`` hands that deal at least ``hands`` hands: a table is played
+    whole (its shoe, jackpot and stacks carry over), so the hands are rounded up to tables."""
+    return math.ceil(hands / table_hands)
+
+
+def rounded_hands_note(option: str, hands: int, table_hands: int) -> str | None:
+    """What a command says when ``option`` asked for ``hands`` that are not whole tables of
+    ``table_hands``: how many it plays instead (``None`` when they are whole tables)."""
+    tables = whole_tables(hands, table_hands)
+    if tables * table_hands == hands:
+        return None
+    return (f"{option} {hands} rounded up to whole tables: {count_text(tables, 'table')} of "
+            f"{table_hands} hands, {tables * table_hands} hands")
+
+
+def workers_note(workers: int) -> str:
+    """Why ``--workers`` played no part: the batch engine played the tables, in this process
+    (``workers`` spread only :func:`run_tournament`'s tables over processes)."""
+    return (f"--workers {workers} not used: the batch engine played the tables in this "
+            f"process (--workers spreads the scalar engine's: --engine scalar)")
 
 
 def build_agents(config: TournamentConfig) -> list[Policy]:
@@ -476,7 +518,7 @@ class TournamentResult:
         rules = c.resolved_rules()
         return {
             "rules": c.rules_name, "rules_values": rules.to_dict(), "seats": c.num_seats,
-            "hands_per_arrangement": c.tables * c.table_hands, "tables": c.tables,
+            "hands_per_arrangement": c.played_hands, "tables": c.tables,
             "table_hands": c.table_hands, "seed": c.seed, "fixed_bank": c.fixed_bank,
             "arrangements": [[self.labels[a] for a in lineup] for lineup in
                              arrangements(len(self.labels), c.num_seats)],
@@ -490,8 +532,9 @@ class TournamentResult:
     def markdown(self, reps: int = 2000) -> str:
         """The result as Markdown tables: per agent and role, then paired differences."""
         c = self.config
-        lines = [f"Tournament on `{c.rules_name}`, {c.num_seats} seats, {c.tables} tables of "
-                 f"{c.table_hands} hands per arrangement, {len(self.labels)} arrangement(s) "
+        lines = [f"Tournament on `{c.rules_name}`, {c.num_seats} seats, "
+                 f"{count_text(c.tables, 'table')} of {c.table_hands} hands per arrangement, "
+                 f"{count_text(len(self.labels), 'arrangement')} "
                  f"(every agent in every seat), seed {c.seed}"
                  + (", bank fixed per table" if c.fixed_bank else "") + ".",
                  "EV: net chips per hand in units of `min_bet`, ± the 95% interval "
@@ -508,7 +551,7 @@ class TournamentResult:
                 rates = [self.rate(label, role, w) for w in RATE_FIELDS]
                 hits = int(self.tables_of(label, role, "jackpot_hits").sum())
                 lines.append(
-                    f"| {md_code(label)} | {role} | {ev.hands} | {_fmt(ev)} | "
+                    f"| {md_code(label)} | {role} | {ev.hands} | {estimate_text(ev)} | "
                     + " | ".join(_pct(r.mean) for r in rates[:5])
                     + f" | {hits} | {_pct(share.mean) if role == 'all' else ''} |")
         if len(self.labels) > 1:
@@ -517,7 +560,8 @@ class TournamentResult:
                       "| difference | all hands | as player | as bank |", "|---|---:|---:|---:|"]
             for i, a in enumerate(self.labels):
                 for b in self.labels[i + 1:]:
-                    cells = [_fmt(self.difference(a, b, role)) for role in ("all",) + ROLES]
+                    cells = [estimate_text(self.difference(a, b, role))
+                             for role in ("all",) + ROLES]
                     lines.append(f"| {md_code(a)} − {md_code(b)} | " + " | ".join(cells) + " |")
         aggregates = self.seed_aggregates(reps)
         if aggregates:
@@ -551,9 +595,14 @@ def _finite(x: float) -> float | None:
     return float(x) if math.isfinite(x) else None
 
 
-def _fmt(e: Estimate) -> str:
+def estimate_text(e: Estimate) -> str:
+    """An estimate for a table cell: ``+0.1234 ± 0.0567``; ``—`` where no hand was played,
+    and no half-width where one table was (the tables are the independent units: one
+    gives no interval, which an infinite half-width would only pretend to)."""
     if not math.isfinite(e.mean):
         return "—"
+    if not math.isfinite(e.half_width):
+        return f"{e.mean:+.4f} ± n/a (one table)"
     return str(e)
 
 

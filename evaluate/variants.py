@@ -47,13 +47,15 @@ import numpy as np
 
 from agents import Agent
 from agents.registry import resolve_spec
+from agents.seating import Table
 from envs.actions import ActionLayout
+from envs.policy import Policy
 from envs.rules import PRESETS, Rules
 from evaluate.batch_eval import batch_tournament, say_once
 from evaluate.ev import Estimate, ratio_estimate
 from evaluate.solver.exact import ExactUnavailable, exact_bank_edge
 from evaluate.tournament import (Entrant, TournamentConfig, TournamentResult, build_agents,
-                                 md_code, run_tournament)
+                                 estimate_text, md_code, run_tournament, whole_tables)
 
 DEFAULT_BASELINES = ("careful|reader", "threshold:5.5")
 """Lines of play of the table by default: one that uses the house actions, one that does not."""
@@ -182,12 +184,40 @@ def simulate(spec: str, rules: str, num_seats: int, hands: int, seed: int = 0,
     (:func:`evaluate.batch_eval.batch_tournament`: the same numbers on either;
     ``auto`` plays the scalar engine where the batch one does not play the rules
     or the agent, telling ``note`` why)."""
+    return _measure(_seat(spec, rules, num_seats, hands, seed, table_hands), progress, engine,
+                    note)
+
+
+@dataclass(frozen=True)
+class _Seated:
+    """One simulated cell ready to play: its tournament and its agents, built and checked."""
+
+    config: TournamentConfig
+    agents: list[Policy]
+
+
+def _seat(spec: str, rules: str, num_seats: int, hands: int, seed: int, table_hands: int
+          ) -> _Seated:
+    """The tournament of one cell (every seat plays ``spec``, the bank fixed per table) with
+    its agents built and held to its table: a rules file that cannot be read, a spec that
+    names no agent, a table its shoe cannot serve, or a trained model seated at another table
+    size or bet ladder than it learned fails here, in the command line's words."""
     config = TournamentConfig((Entrant("baseline", resolve_spec(spec)),), rules, num_seats,
                               hands, seed, table_hands, fixed_bank=True)
+    agents = build_agents(config)
+    vectors = Table(config.resolved_rules(), num_seats, table_hands).vectors
+    for agent in agents:
+        vectors.check(agent)
+    return _Seated(config, agents)
+
+
+def _measure(seated: _Seated, progress: Callable[[int], None] | None, engine: str,
+             note: Callable[[str], None] | None) -> Measured:
+    """Play one cell (:func:`simulate`)."""
+    config, built = seated.config, seated.agents
     played = config.resolved_rules()
     names = ActionLayout(played.bet_ladder).names
     counts = np.zeros(len(names), dtype=np.int64)
-    built = build_agents(config)
     result = batch_tournament(config, engine, progress, agents=built, actions=counts,
                               note=note)
     if result is None:
@@ -225,6 +255,48 @@ def _exact(name: str, baseline: str) -> tuple[float | None, str]:
         return None, str(exc)
 
 
+@dataclass(frozen=True)
+class VariantPlan:
+    """Every cell of a variant table, resolved, built and checked before its first hand
+    (:func:`plan_variants`): a rules entry, a line of play or a learned run that cannot
+    play is refused before minutes of play of the rows before it, not after."""
+
+    rows: list[tuple[str, list[tuple[str, str, dict[int, _Seated]]],
+                     list[tuple[LearnedPlay, _Seated]]]]
+    """Per rule set: its name, per baseline (as given, resolved) its cell per seat count,
+    and each learned play on these rules with its cell."""
+    tables: int
+    """Tables per cell: the hands asked for, rounded up to whole tables."""
+    table_hands: int
+
+    @property
+    def hands(self) -> int:
+        """Hands dealt per cell."""
+        return self.tables * self.table_hands
+
+
+def plan_variants(rules: Sequence[str] = tuple(PRESETS),
+                  baselines: Sequence[str] = DEFAULT_BASELINES,
+                  seats: Sequence[int] = (2, 4), hands: int = 20_000, seed: int = 0,
+                  table_hands: int = 10, learned: Sequence[LearnedPlay] = ()) -> VariantPlan:
+    """The cells of :func:`variant_table`, every one checked (see :class:`VariantPlan`)."""
+    if isinstance(baselines, str):
+        baselines = (baselines,)
+    if not baselines:
+        raise ValueError("the variant table needs at least one baseline, e.g. careful|reader")
+    resolved = [resolve_spec(b) for b in baselines]
+    names = list(dict.fromkeys(list(rules) + [p.rules for p in learned]))
+    rows = []
+    for name in names:
+        lines = [(given, spec, {n: _seat(spec, name, n, hands, seed, table_hands)
+                                for n in seats})
+                 for given, spec in zip(baselines, resolved)]
+        own = [(play, _seat(play.spec, name, play.num_seats, hands, seed, table_hands))
+               for play in learned if play.rules == name]
+        rows.append((name, lines, own))
+    return VariantPlan(rows, whole_tables(hands, table_hands), table_hands)
+
+
 def variant_table(rules: Sequence[str] = tuple(PRESETS),
                   baselines: Sequence[str] = DEFAULT_BASELINES,
                   seats: Sequence[int] = (2, 4), hands: int = 20_000, seed: int = 0,
@@ -237,45 +309,46 @@ def variant_table(rules: Sequence[str] = tuple(PRESETS),
     ``baselines`` are specs (or ``PLAYER|BANK``), each a line of play every seat
     follows. ``progress(label, tables)`` may give a progress callback for each
     tournament. ``engine`` and ``note``: :func:`simulate`'s (``note`` hears each
-    reason for the scalar engine once).
+    reason for the scalar engine once). Every cell is checked before the first is
+    played (:func:`plan_variants`).
     """
+    plan = plan_variants(rules, baselines, seats, hands, seed, table_hands, learned)
+    return play_variants(plan, progress, engine, note)
+
+
+def play_variants(plan: VariantPlan,
+                  progress: Callable[[str, int], Callable[[int], None] | None] | None = None,
+                  engine: str = "auto", note: Callable[[str], None] | None = None
+                  ) -> list[VariantRow]:
+    """Play the cells of ``plan`` (:func:`variant_table`), with the exact edges."""
     said = say_once(note) if note is not None else None
-    if isinstance(baselines, str):
-        baselines = (baselines,)
-    if not baselines:
-        raise ValueError("the variant table needs at least one baseline, e.g. careful|reader")
-    resolved = [resolve_spec(b) for b in baselines]
-    tables = math.ceil(hands / table_hands)
 
     def bar(label: str) -> Callable[[int], None] | None:
-        return progress(label, tables) if progress else None
+        return progress(label, plan.tables) if progress else None
 
-    names = list(dict.fromkeys(list(rules) + [p.rules for p in learned]))
     out = []
-    for name in names:
+    for name, lines, own in plan.rows:
         row = VariantRow(name, {}, {}, {})
-        for given, spec in zip(baselines, resolved):
+        for given, spec, cells in lines:
             exact, why = _exact(name, spec)
             if exact is None:
                 row.notes[given] = why
             else:
                 row.exact[given] = exact
-            for n in seats:
-                row.simulated[given, n] = simulate(spec, name, n, hands, seed, table_hands,
-                                                   bar(f"{name}, {given}, {n} seats"),
+            for n, seated in cells.items():
+                row.simulated[given, n] = _measure(seated, bar(f"{name}, {given}, {n} seats"),
                                                    engine, said)
-        for play in learned:
-            if play.rules == name:
-                row.learned[f"{play.label}, {play.num_seats} seats"] = simulate(
-                    play.spec, name, play.num_seats, hands, seed, table_hands,
-                    bar(f"{name}, {play.label}"), engine, said)
+        for play, seated in own:
+            row.learned[f"{play.label}, {play.num_seats} seats"] = _measure(
+                seated, bar(f"{name}, {play.label}"), engine, said)
         out.append(row)
     return out
 
 
 def variant_markdown(rows: Sequence[VariantRow], hands: int, seed: int) -> str:
     """The table as Markdown: the exact and simulated edge of each baseline, the learned
-    play, and the chosen rules each line of play never used; the solver's reasons as notes."""
+    play, and the chosen rules each line of play never used; the solver's reasons as notes.
+    ``hands``: the hands each cell dealt (:attr:`VariantPlan.hands`, whole tables)."""
     baselines = list(dict.fromkeys(b for r in rows for b, _ in r.simulated))
     seats = sorted({n for r in rows for _, n in r.simulated})
     learned = list(dict.fromkeys(k for r in rows for k in r.learned))
@@ -340,6 +413,4 @@ def variant_data(rows: Sequence[VariantRow]) -> list[dict[str, Any]]:
 
 
 def _fmt(m: Measured | None) -> str:
-    if m is None or not math.isfinite(m.edge.mean):
-        return "—"
-    return str(m.edge)
+    return "—" if m is None else estimate_text(m.edge)

@@ -65,6 +65,21 @@ def test_a_time_of_zero_or_less_or_not_finite_is_refused(text: str, message: str
     assert positive_float("0.25") == 0.25
 
 
+@pytest.mark.parametrize("text", ["-1", "0", "nan"])
+def test_the_equilibriums_time_limit_is_a_time_above_zero(text: str, capsys) -> None:
+    """``sette solve equilibrium --time-limit -1`` (or 0) used to stop after one round as if
+    its time were up, and ``nan`` meant no limit at all."""
+    from train.cli import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["solve", "equilibrium", "--preset", "pagat", "--stakes", "fixed",
+              "--shoe", "2,2,2,2,2,2,2,2,2,2", "--time-limit", text])
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert f"error: argument --time-limit: {text} must be a finite number above 0" in err
+
+
 @pytest.mark.parametrize(("script", "argument"), [("bench_train.py", "--tables"),
                                                   ("bench_batch_eval.py", "--hands"),
                                                   ("bench_batch_engine.py", "--seconds")])

@@ -255,6 +255,37 @@ def test_report_cli_errors(tmp_path, capsys):
     assert "does not exist" in capsys.readouterr().err
     assert main(["report", str(tmp_path)]) == 2
     assert "is not a sette training run" in capsys.readouterr().err
+    (tmp_path / "README.md").write_text("x", encoding="utf-8")
+    assert main(["variants", "--run", str(tmp_path / "README.md")]) == 2
+    assert (f"'{tmp_path / 'README.md'}' is a file, not a run directory"
+            in capsys.readouterr().err)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--presets", "pagat", "nope"], "unknown preset 'nope'"),
+    (["--variant-baselines", "nope"], "unknown agent 'nope'"),
+    (["--best-response", "bank", "--br-player", "threshold:99"],
+     "--br-player threshold:99: threshold 99.0 is outside 0.5..7.5 points"),
+    (["--br-bank", "nope"], "--br-bank nope: unknown agent 'nope'"),
+    (["{run}/"], "run directory '{run}' is given twice: give each run once"),
+])
+def test_report_refuses_bad_input_before_the_first_hand(argv, message, run_dir, tmp_path,
+                                                        monkeypatch, capsys):
+    """A bad preset or line of play of the variant table, or a bad opponent of the best
+    response, used to be found after minutes of tournaments (or to skip the comparison with
+    exit 0); a run given twice was counted as two training seeds."""
+    from evaluate import report, variants
+
+    for module in (report, variants):
+        monkeypatch.setattr(module, "batch_tournament", pytest.fail)
+        monkeypatch.setattr(module, "run_tournament", pytest.fail)
+    words = [w.format(run=run_dir) for w in argv]
+    assert main(["report", str(run_dir), *words, "--hands", "10", "--variant-hands", "10",
+                 "--out", str(tmp_path / "r")]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("sette report: error: ")
+    assert message.format(run=run_dir) in err
+    assert not (tmp_path / "r").exists()
 
 
 def test_evaluate_cli_writes_figures(tmp_path, capsys):
@@ -265,3 +296,38 @@ def test_evaluate_cli_writes_figures(tmp_path, capsys):
     for name in ("ev.png", "strategy-player.png", "strategy-bank.png"):
         _image(out / name)
     assert json.loads((out / "tournament.json").read_text())["seats"] == 2
+
+
+def test_evaluate_skips_the_map_of_an_information_state_model_and_writes_the_rest(tmp_path,
+                                                                                  capsys):
+    """A bank trained on the information state plays the tournament (``--fixed-bank``) but
+    its strategy map cannot be drawn: it is left out of the maps with a note on stderr, where
+    the command used to fail with exit 2 after the tournament, printing nothing."""
+    pytest.importorskip("matplotlib")
+    from agents.learned import ModelInfo
+    from envs.actions import ActionLayout
+    from envs.information_state import information_state_size
+    from envs.rules import Rules
+    from envs.single_seat import fixed_bank_rules
+    from tests.models import tiny_model
+
+    pagat = Rules.resolve("pagat")
+    bank = tmp_path / "bank-information-state"
+    bank.mkdir()
+    tiny_model(bank, ModelInfo(role="bank", rules="pagat", num_seats=2,
+                               observation_size=information_state_size(
+                                   fixed_bank_rules(pagat), 2),
+                               action_names=tuple(ActionLayout(pagat.bet_ladder).names),
+                               net_arch=(4,), activation="tanh", timesteps=0,
+                               rules_values=pagat.to_dict(),
+                               observation_type="information_state"))
+    out = tmp_path / "ev"
+    assert main(["evaluate", "careful", str(bank), "--rules", "pagat", "--fixed-bank",
+                 "--hands", "10", "--engine", "scalar", "--out", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert "| `careful` | all |" in captured.out
+    for role in ("player", "bank"):
+        assert (f"sette evaluate: strategy map of {bank.parent.name}/{bank.name} as the {role} skipped: it "
+                f"reads the hand's history (the information state)") in captured.err
+        _image(out / f"strategy-{role}.png")
+    assert (out / "tournament.md").read_text(encoding="utf-8").strip() == captured.out.strip()

@@ -137,6 +137,12 @@ def test_bad_settings_are_named():
     (["evaluate", "random", "--rules", "nowhere"], "nowhere"),
     (["evaluate", "--group", "seeds"], "give a NAME and at least one SPEC"),
     (["evaluate", "model:/no/such/dir"], "does not exist"),
+    (["evaluate", "careful", "careful=threshold:5"],
+     "agent label 'careful' names two agents, careful and threshold:5"),
+    (["evaluate", "mine=careful", "mine=threshold:5"],
+     "agent label 'mine' names two agents, careful and threshold:5"),
+    (["evaluate", "--group", "g", "careful", "threshold:5", "--group", "g", "reader"],
+     "--group g is given twice"),
 ])
 def test_cli_errors_name_the_bad_value(argv, message, capsys):
     assert main(argv) == 2
@@ -164,6 +170,37 @@ def test_cli_prints_markdown_tables(capsys):
     out = capsys.readouterr().out
     assert "| agent | role | hands | EV per hand |" in out
     assert "`threshold:5` − `random`" in out
+
+
+def test_a_label_given_twice_is_refused_but_a_spec_given_twice_is_numbered():
+    """A label the user chose names one agent: ``careful careful=threshold:5`` used to
+    show threshold:5 as ``careful#2``; two copies of one spec, unlabelled, are numbered."""
+    assert [e.label for e in unique_labels([parse_entrant("careful"),
+                                            parse_entrant("careful")])] == ["careful",
+                                                                            "careful#2"]
+    with pytest.raises(ValueError, match="agent label 'careful' names two agents, careful "
+                                         "and threshold:5"):
+        unique_labels([parse_entrant("careful"), parse_entrant("careful=threshold:5")])
+
+
+def test_hands_rounded_up_to_whole_tables_are_said_and_counted(capsys):
+    """``--hands 1`` plays one whole table of 10 hands: stderr says so, the header counts
+    one table (not "1 tables") and two arrangements, and one table gives no interval (not
+    "± inf")."""
+    assert main(["evaluate", "threshold:5", "careful", "--rules", "pagat", "--hands", "1",
+                 "--workers", "2"]) == 0
+    captured = capsys.readouterr()
+    assert ("sette evaluate: --hands 1 rounded up to whole tables: 1 table of 10 hands, "
+            "10 hands\n") in captured.err
+    assert ", 2 seats, 1 table of 10 hands per arrangement, 2 arrangements (every" in \
+        captured.out
+    assert "± n/a (one table)" in captured.out and "inf" not in captured.out
+    if "--workers 2 not used: the batch engine played the tables" not in captured.err:
+        assert "playing the scalar engine" in captured.err  # else the workers played
+    assert main(["evaluate", "threshold:5", "careful", "--rules", "pagat", "--hands", "20",
+                 "--engine", "scalar"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "" and "2 tables of 10 hands per arrangement" in captured.out
 
 
 def test_evaluate_defaults_to_the_seats_sette_train_trains_for(capsys):

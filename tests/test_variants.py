@@ -10,6 +10,7 @@ import pytest
 
 from agents import make_agent
 from envs.rules import Rules
+from evaluate import variants
 from evaluate.variants import (CHOSEN_RULES, DEFAULT_BASELINES, _ActionCounter, simulate,
                                variant_data, variant_markdown, variant_table)
 from train.cli import main
@@ -140,3 +141,49 @@ def test_variants_cli_engine_switch(capsys):
     captured = capsys.readouterr()
     assert captured.err.count("sette variants: spanish_full: side_bets=True") == 1
     assert "pagat" not in captured.err and "| `spanish_full` |" in captured.out
+
+
+def _two_seat_player(folder) -> str:
+    """A pagat player model trained (so its description says) for 2 seats."""
+    from agents.learned import ModelInfo
+    from envs.actions import ActionLayout
+    from envs.observation import observation_size
+    from tests.models import tiny_model
+
+    pagat = Rules.resolve("pagat")
+    folder.mkdir()
+    tiny_model(folder, ModelInfo(role="player", rules="pagat", num_seats=2,
+                                 observation_size=observation_size(2),
+                                 action_names=tuple(ActionLayout(pagat.bet_ladder).names),
+                                 net_arch=(4,), activation="tanh", timesteps=0,
+                                 rules_values=pagat.to_dict()))
+    return str(folder)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--rules", "pagat", "catalan", "{bad}"], "decks must be an integer, got 'two'"),
+    (["--rules", "pagat", "catalan", "--seats", "2", "4", "--baselines", "threshold:5",
+      "{model}"], "was trained for 2 seats, not 4; seat it at a table of 2 (--seats 2)"),
+])
+def test_every_cell_is_checked_before_the_first_hand(argv, message, tmp_path, monkeypatch,
+                                                     capsys):
+    """A rules file that cannot be read, or a model seated at a table size it never learned,
+    used to stop the table only after the rows before it had played."""
+    bad = tmp_path / "bad.toml"
+    bad.write_text('preset = "catalan"\ndecks = "two"\n', encoding="utf-8")
+    model = _two_seat_player(tmp_path / "player")
+    words = [w.format(bad=bad, model=model) for w in argv]
+    monkeypatch.setattr(variants, "batch_tournament", pytest.fail)
+    monkeypatch.setattr(variants, "run_tournament", pytest.fail)
+    assert main(["variants", *words, "--hands", "10"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("sette variants: error: ") and message in err
+
+
+def test_variants_says_the_hands_it_rounded_up_and_counts_those_played(capsys):
+    assert main(["variants", "--rules", "pagat", "--seats", "2", "--hands", "15",
+                 "--baseline", "threshold:5.5"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ("sette variants: --hands 15 rounded up to whole tables: 2 tables "
+                            "of 10 hands, 20 hands\n")
+    assert "simulated: 20 hands per rule set and seat count" in captured.out

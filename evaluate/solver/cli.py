@@ -32,6 +32,7 @@ from typing import Any, TextIO
 from agents.registry import model_label, resolve_spec
 from envs.cards import RANK_CHARS
 from envs.rules import Rules
+from evaluate.arguments import positive_float
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -112,7 +113,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                          "states, the value and its certificate without strategy tables "
                          "(no jackpot). Default: public for perfect recall with bets after "
                          "the first card and raises at free stakes (spanish), else cuts")
-    eq.add_argument("--time-limit", type=float, default=540.0, metavar="SECONDS",
+    eq.add_argument("--time-limit", type=positive_float, default=540.0, metavar="SECONDS",
                     help="perfect recall: start a refinement round (a pass with --method "
                          "public) only while twice the last one's time fits in this (default "
                          "540); the result then comes with exact bounds on its gap")
