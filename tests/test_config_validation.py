@@ -252,3 +252,193 @@ def test_train_and_evaluate_default_to_the_same_number_of_seats() -> None:
     """A model ``sette train`` makes by default is evaluated at its table by default."""
     evaluate = build_parser().parse_args(["evaluate", "random"])
     assert evaluate.seats == cfg.TrainConfig().table.num_seats == 2
+
+
+def _model(folder: Path, role: str, seats: int = 2, observation_type: str = "observation"
+           ) -> str:
+    """A model spec: ``folder`` holding a model of ``role`` made without training, for
+    ``seats`` at the training tables (the bank kept on one seat), on ``observation_type``."""
+    from agents.learned import ModelInfo
+    from envs.actions import ActionLayout
+    from envs.information_state import information_state_bounds
+    from envs.observer import observation_size
+    from envs.rules import Rules
+    from envs.single_seat import fixed_bank_rules
+    from tests.models import tiny_model
+
+    rules = Rules.preset("catalan")
+    size = (observation_size(seats) if observation_type == "observation" else
+            len(information_state_bounds(fixed_bank_rules(rules), seats)[0]))
+    folder.mkdir()
+    tiny_model(folder, ModelInfo(role=role, rules="catalan", num_seats=seats,
+                                 observation_size=size,
+                                 action_names=tuple(ActionLayout(tuple(rules.bet_ladder)).names),
+                                 net_arch=(4,), activation="tanh", timesteps=0,
+                                 rules_values=rules.to_dict(),
+                                 observation_type=observation_type))
+    return str(folder)
+
+
+def test_a_model_that_cannot_sit_where_a_key_seats_it_is_named_before_any_run(
+        tmp_path: Path, monkeypatch, capsys) -> None:
+    """A model of another table, of the other role, or (at the training tables, which give
+    their opponents observations) of the information state is named with its key before a
+    run directory exists: not after the stages trained, nor trained against in silence."""
+    pytest.importorskip("torch")
+    monkeypatch.chdir(tmp_path)
+    player, bank = _model(tmp_path / "player", "player"), _model(tmp_path / "bank", "bank")
+    three = _model(tmp_path / "three", "player", seats=3)
+    recall = _model(tmp_path / "recall", "bank", observation_type="information_state")
+    for setting, message in (
+            (f"evaluate.player_for_banks={three}",
+             f"evaluate.player_for_banks: model {three} was trained for 3 seats, not 2"),
+            (f"player.opponents=['{recall}']",
+             f"player.opponents: '{recall}' was trained on the information state, but the "
+             f"training tables give their banks observations"),
+            (f"player.opponents=['{player}']",
+             f"player.opponents: model {player} was trained as the player, not as the bank"),
+            (f"bank.opponents=['{bank}']",
+             f"bank.opponents: model {bank} was trained as the bank, not as the player"),
+            (f"selfplay.banks=['{player}']",
+             f"selfplay.banks: model {player} was trained as the player, not as the bank"),
+            (f"evaluate.bank_for_players={player}",
+             f"evaluate.bank_for_players: model {player} was trained as the player"),
+            (f"bank.imitate={player}",
+             f"bank.imitate: model {player} was trained as the player, not as the bank")):
+        assert main(["train", "--set", setting, "--run-dir", "run"]) == 2, setting
+        err = capsys.readouterr().err
+        assert err.startswith(f"sette train: error: --set: {message}"), err
+        assert err.count("\n") == 1, err
+        assert not (tmp_path / "run").exists()
+    # where they fit: each role's model in its role, the information-state bank where
+    # each model is given what it was trained on (the closing comparison)
+    cfg.validate(cfg.apply_overrides(cfg.TrainConfig(), [
+        f"player.opponents=['{bank}']", f"bank.opponents=['{player}', 'careful|{bank}']",
+        f"evaluate.bank_for_players={recall}", f"selfplay.players=['{player}']"]))
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--seed", "-1"], "argument --seed: -1 must be at least 0"),
+    (["--seats", "1"], "argument --seats: 1 is not a table size; allowed: 2..16"),
+    (["--rules", "klondike"], "argument --rules: unknown preset 'klondike'; presets are: "
+                              "catalan"),
+    (["--seats", "9"], "argument --seats with rules 'catalan': num_seats=9 is out of range; "
+                       "allowed: 2..8 with decks=1"),
+])
+def test_the_table_options_are_named_as_typed(tmp_path: Path, monkeypatch, capsys,
+                                              argv: list[str], message: str) -> None:
+    """``--seed``, ``--seats`` and ``--rules`` set one key each; an error names the option
+    the user typed, not ``--set`` (as ``sette play --seed -1`` does)."""
+    monkeypatch.chdir(tmp_path)
+    try:
+        status = main(["train", *argv, "--run-dir", "run"])
+    except SystemExit as stop:  # argparse's usage error
+        status = stop.code
+    assert status == 2
+    error = capsys.readouterr().err.splitlines()[-1]  # after argparse's usage, if any
+    assert error.startswith(f"sette train: error: {message}") and "--set" not in error, error
+    assert not (tmp_path / "run").exists()
+
+
+def test_a_stage_key_set_by_the_user_wins_over_more_seats(tmp_path: Path) -> None:
+    """At three seats or more a stage's built-in ``more_seats`` replaces its keys; a key the
+    user names for the stage (``--set`` or a config file) is taken as named there too,
+    ``[ppo]`` keys one by one, while ``more_seats`` named with it keeps its say."""
+    three = cfg.apply_overrides(cfg.TrainConfig(), ["table.num_seats=3"])
+    assert three.stage("player").timesteps == 8_000_000  # the built-in, left as it was
+    assert three.player.more_seats == cfg.TrainConfig().player.more_seats
+    mine = cfg.apply_overrides(three, ["player.timesteps=512", "player.ppo.batch_size=4096",
+                                       "bank.imitate=''"])
+    assert (mine.stage("player").timesteps, mine.stage_ppo("player").batch_size,
+            mine.stage_ppo("player").lr_schedule, mine.stage("bank").imitate) == (
+        512, 4096, "linear", "")
+    assert mine.stage("bank").information_state_copy  # a key not named: more_seats'
+    file = tmp_path / "mine.toml"
+    file.write_text("[table]\nnum_seats = 4\n[player]\ntimesteps = 1024\n")
+    assert cfg.load(file).stage("player").timesteps == 1024
+    both = cfg.apply_overrides(three, ["player.timesteps=512",
+                                       "player.more_seats.timesteps=768"])
+    assert (both.stage("player").timesteps, both.player.timesteps) == (768, 512)
+    saved = cfg.from_mapping(cfg.tomllib.loads(mine.to_toml()))  # a run's config.toml
+    assert saved == mine and saved.stage("player").timesteps == 512
+
+
+def test_a_file_that_cannot_be_read_is_named(tmp_path: Path, monkeypatch, capsys) -> None:
+    """A config file that is a folder or not UTF-8, and a ``--resume`` of a file, or of a
+    run whose ``run.json`` is no record, is one line naming the file, before anything runs."""
+    from train.pipeline import new_run
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "latin1.toml").write_bytes(b"[run]\nseed = 3 # \xff\n")
+    (tmp_path / "top.toml").write_text("seed = 3\n")
+    run = new_run("player", cfg.TrainConfig(), tmp_path / "run")
+    record = run / "run.json"
+    for argv, text, message in (
+            (["--config", "."], None, "config file '.' is a folder, not a file"),
+            (["--config", "latin1.toml"], None,
+             "config file 'latin1.toml' is not UTF-8 text: 'utf-8' codec can't decode"),
+            (["--config", "top.toml"], None,
+             "config file 'top.toml': seed = 3 is a key outside any section; it is a key "
+             "of [run]: put it under [run]"),
+            (["--resume", str(record)], None,
+             f"{str(record)!r} is a file; --resume takes the run directory that holds it "
+             f"({str(run)!r})"),
+            (["--resume", str(run)], "{", f"run record {str(record)!r} is not valid JSON"),
+            (["--resume", str(run)], "[]", f"run record {str(record)!r} is not a sette "
+                                           f"training record: it holds a JSON list"),
+            (["--resume", str(run)], "{}", f"run record {str(record)!r} is not a sette "
+                                           f"training record: its 'command' is None"),
+            (["--resume", str(run)], '{"command": "player"}',
+             f"run record {str(record)!r} needs 'stage_seeds' as a list of 6 whole numbers")):
+        if text is not None:
+            record.write_text(text)
+        assert main(["train", *argv]) == 2, argv
+        out, err = capsys.readouterr()
+        assert err.startswith(f"sette train: error: {message}"), err
+        assert err.count("\n") == 1, err
+        assert sorted(p.name for p in run.iterdir()) == ["config.toml", "run.json"]
+
+
+def test_a_run_keeps_its_rules_file(tmp_path: Path, monkeypatch, capsys) -> None:
+    """A rules file given by a relative path is kept by its absolute one, so ``--resume``
+    works from any folder; a file edited since the run began is refused by name and
+    switch (the run would go on at another table than the one it began at)."""
+    from envs.rules import Rules
+    from train.pipeline import new_run, open_run
+
+    (tmp_path / "here").mkdir()
+    monkeypatch.chdir(tmp_path / "here")
+    rules = Path("house.toml")
+    rules.write_text(Rules.preset("catalan").to_toml())
+    config = cfg.apply_overrides(cfg.TrainConfig(), ["table.rules='house.toml'"])
+    run = new_run("player", config, tmp_path / "run")
+    monkeypatch.chdir(tmp_path)
+    _command, resumed, _record = open_run(run)
+    assert resumed.table.rules == str(tmp_path / "here" / "house.toml")
+    edited = rules_text = (tmp_path / "here" / "house.toml").read_text()
+    edited = rules_text.replace("natural_pays = 2", "natural_pays = 3")
+    assert edited != rules_text
+    (tmp_path / "here" / "house.toml").write_text(edited)
+    assert main(["train", "--resume", str(run)]) == 2
+    err = capsys.readouterr().err
+    assert (f"rules file {str(tmp_path / 'here' / 'house.toml')!r} has changed since the run "
+            f"began (natural_pays = 3, was 2)") in err, err
+    assert sorted(p.name for p in run.iterdir()) == ["config.toml", "run.json"]
+
+
+def test_the_help_and_the_messages_say_how_to_set_what_they_name(tmp_path: Path, monkeypatch,
+                                                                 capsys) -> None:
+    """``--seats``' help gives each backend's default table; ``--timesteps`` without
+    ``--backend rllib`` says how the stages take their steps."""
+    from train.rllib_train import RLlibSettings
+
+    with pytest.raises(SystemExit):
+        main(["train", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert (f"(table.num_seats, default {cfg.TrainConfig().table.num_seats}; "
+            f"{RLlibSettings().num_seats} with --backend rllib;") in text
+    monkeypatch.chdir(tmp_path)
+    assert main(["train", "player", "--timesteps", "2048"]) == 2
+    assert ("--timesteps: only --backend rllib takes this (a stage's steps are --set "
+            "player.timesteps=N, bank.timesteps=N") in capsys.readouterr().err
+    assert not (tmp_path / "runs").exists()

@@ -212,3 +212,16 @@ def test_the_wall_time_of_a_run_with_a_killed_start_is_a_lower_bound() -> None:
     assert results._wall_time(killed) == ("at least 10.0 min (10.1 min with its closing "
                                           "table): 2 starts, 1 of them killed, whose time "
                                           "was not recorded")
+
+
+def test_every_option_says_what_it_does_and_its_default(capsys) -> None:
+    with pytest.raises(SystemExit):
+        results.main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for option in ("--hands HANDS hands each candidate plays for the table (default 2000000)",
+                   "--screen-hands SCREEN_HANDS hands each threshold plays in the screening "
+                   "that picks the best one (default 200000)",
+                   "--workers WORKERS processes the candidates play in (default 2)",
+                   "--out OUT folder of results.md, results.json and the runs it trains "
+                   "(default runs/results)"):
+        assert option in text, option

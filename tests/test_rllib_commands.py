@@ -155,3 +155,16 @@ def test_sette_serve_offers_and_seats_an_rllib_run(runs: dict[str, Path], tmp_pa
         assert refused.status_code == 400 and "reads a file" in refused.json()["detail"]
     with pytest.raises(ValueError, match="does not exist"):
         _offered([f"rllib:{tmp_path}/nowhere"])
+
+
+def test_a_bad_setting_is_named_by_its_option() -> None:
+    """A setting given as an option is named by it (``--iterations 0``), one only a run's
+    ``run.json`` holds by its name."""
+    from train.rllib_train import RLlibSettings
+
+    with pytest.raises(ValueError, match="^--iterations 0: must be at least 1$"):
+        RLlibSettings(iterations=0).check()
+    with pytest.raises(ValueError, match="^--envs-per-runner 0: must be at least 1$"):
+        RLlibSettings(envs_per_runner=0).check()
+    with pytest.raises(ValueError, match="^epochs=0: must be at least 1$"):
+        RLlibSettings(epochs=0).check()

@@ -30,6 +30,7 @@ def test_default_train_runs_every_stage_and_reports(tmp_path: Path, capsys,
                  "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "learned player" in out and "learned selfplay bank" in out
+    assert "self-play: 1 round, pools of" in out
     record = json.loads((run / "run.json").read_text())
     assert record["seed"] == 3 and record["command"] == "all"
     stages = [json.loads(p.read_text())["timesteps"] for p in run.rglob("stage.json")]
@@ -177,6 +178,18 @@ def test_resume_continues_a_killed_run(tmp_path: Path, capsys,
     assert starts[0]["wall_s"] is None and starts[1]["wall_s"] > 0
 
 
+def test_steps_short_of_whole_rollouts_are_said_to_round_up(tmp_path: Path, capsys,
+                                                            tiny_run_config: Callable) -> None:
+    """PPO trains whole rollouts (``run.n_envs x n_steps`` steps): a stage's steps that are
+    not a whole number of them are rounded up, and its first lines say so and to what."""
+    run = tmp_path / "run"
+    assert main(["train", "player", "--config", str(tiny_run_config(tmp_path, 300)),
+                 "--run-dir", str(run)]) == 0
+    assert ("  player: 300 steps round up to whole rollouts of 256 (run.n_envs 2 x n_steps "
+            "128): it trains 512 steps") in capsys.readouterr().out
+    assert json.loads((run / "player" / "stage.json").read_text())["timesteps"] == 512
+
+
 @pytest.mark.parametrize("argv, message", [
     (["train", "--rules", "klondike"], "unknown preset 'klondike'; presets are: catalan"),
     (["train", "--set", "ppo.learning_rat=0.1"], "unknown key 'learning_rat' in [ppo]; keys"),
@@ -189,7 +202,11 @@ def test_resume_continues_a_killed_run(tmp_path: Path, capsys,
 def test_errors_name_the_problem_and_the_choices(tmp_path: Path, capsys, monkeypatch,
                                                  argv: list[str], message: str) -> None:
     monkeypatch.chdir(tmp_path)
-    assert main(argv) == 2
+    try:
+        status = main(argv)
+    except SystemExit as stop:  # argparse's usage error (--rules names its option)
+        status = stop.code
+    assert status == 2
     assert message in capsys.readouterr().err
 
 

@@ -30,15 +30,19 @@ from __future__ import annotations
 import dataclasses
 import math
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from agents import make_agent
+from agents.seating import SeatVectors, role_policy
 from envs.engine import Engine
 from envs.information_state import INFORMATION_STATE
-from envs.rules import MAX_SEATS, MIN_SEATS, Rules, RulesError
+from envs.observer import Observer
+from envs.rules import MAX_SEATS, MIN_SEATS, PRESETS, Rules, RulesError
+from envs.single_seat import fixed_bank_rules
+from envs.text_files import read_text
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -146,15 +150,34 @@ _SPEC = _string("an agent spec such as 'careful' or 'threshold:5'")
 _SPECS = _items("agent specs such as 'careful' or 'threshold:5'", _SPEC)
 
 
+@dataclass(frozen=True)
+class Seat:
+    """Where the agents a key names sit, which :func:`validate` checks them against.
+
+    ``role``: the role they play, ``"player"``, ``"bank"`` or ``"other"`` (the role a
+    stage's learner does not play: the player stage's opponents are banks). A trained
+    model must have been trained for that role (its description's ``role``), at this
+    table (its seats and bet ladder). ``training``: they sit at the training tables,
+    which give every opponent its observation (:mod:`envs.single_seat`,
+    :mod:`train.batch_vec_env`), so a model trained on the information state cannot sit
+    there; the closing comparison (``training=False``) gives each model what it was
+    trained on (:class:`agents.seating.Table`).
+    """
+
+    role: str
+    training: bool = True
+
+
 def _key(check: Check, default: Any = dataclasses.MISSING,
          factory: Callable[[], Any] | None = None,
-         agents: Callable[[Any], list[str]] | None = None) -> Any:
+         agents: Callable[[Any], list[str]] | None = None, seat: Seat | None = None) -> Any:
     """A config key with its check (every key declares one; see :func:`validate`).
 
     ``agents`` turns the value into the agent specs it names; :func:`validate`
-    builds each with the agent registry on the table's rules.
+    builds each with the agent registry on the table's rules and, with ``seat``,
+    checks each fits where it sits (:class:`Seat`).
     """
-    metadata = {"check": check, "agents": agents}
+    metadata = {"check": check, "agents": agents, "seat": seat}
     if factory is not None:
         return field(default_factory=factory, metadata=metadata)
     return field(default=default, metadata=metadata)
@@ -349,11 +372,14 @@ class StageConfig:
     ``more_seats`` replaces stage keys (:data:`MORE_SEATS_KEYS`; its tables of ``[ppo]``
     keys key by key) at tables of three seats or more (:meth:`TrainConfig.stage`), for the
     stage, its information-state model and its self-play rounds; heads-up it does nothing.
+    A stage key that a config file or ``--set`` names wins over it, unless they name
+    ``more_seats`` too (:func:`_explicit_over_more_seats`).
     """
 
     timesteps: int = _key(_integer(1))
-    opponents: list = _key(_SPECS, agents=_spec_list)
-    table_players: list = _key(_SPECS, factory=lambda: ["careful"], agents=_spec_list)
+    opponents: list = _key(_SPECS, agents=_spec_list, seat=Seat("other"))
+    table_players: list = _key(_SPECS, factory=lambda: ["careful"], agents=_spec_list,
+                                 seat=Seat("player"))
     # also train a model on the information state (RUN/<role>-information-state)
     information_state_model: bool = _key(_flag, False)
     # hands per training table of this stage before a fresh shoe and stacks (0: the
@@ -403,8 +429,10 @@ class SelfPlayConfig:
     # none, the NashConv rose in the second round (0.033 to 0.037); with seven in
     # ten it falls every round (0.154, 0.055, 0.030). docs/RESULTS.md has the runs.
     bank_one_hand_tables: float = _key(_number(0, 1), 0.7)
-    banks: list = _key(_SPECS, factory=lambda: ["reader", "threshold:5.5"], agents=_spec_list)
-    players: list = _key(_SPECS, factory=lambda: ["careful", "threshold:5"], agents=_spec_list)
+    banks: list = _key(_SPECS, factory=lambda: ["reader", "threshold:5.5"], agents=_spec_list,
+                       seat=Seat("bank"))
+    players: list = _key(_SPECS, factory=lambda: ["careful", "threshold:5"], agents=_spec_list,
+                         seat=Seat("player"))
 
 
 @dataclass
@@ -418,9 +446,11 @@ class EvalConfig:
                             factory=lambda: [3.5, 4.0, 4.5, 5.0, 5.5, 6.0, 6.5, 7.0],
                             agents=_threshold_specs)
     # the bank every player is measured against
-    bank_for_players: str = _key(_SPEC, "reader", agents=_one_spec)
+    bank_for_players: str = _key(_SPEC, "reader", agents=_one_spec,
+                                  seat=Seat("bank", training=False))
     # the player every bank is measured against
-    player_for_banks: str = _key(_SPEC, "careful", agents=_one_spec)
+    player_for_banks: str = _key(_SPEC, "careful", agents=_one_spec,
+                                  seat=Seat("player", training=False))
 
 
 @dataclass
@@ -549,6 +579,15 @@ def _sections() -> dict[str, type]:
     return {f.name: type(getattr(defaults, f.name)) for f in dataclasses.fields(TrainConfig)}
 
 
+def rules_file(rules: str) -> Path | None:
+    """The rules file ``table.rules`` names, or ``None`` for a preset, by the rule of
+    :meth:`envs.rules.Rules.resolve`: a name ending in ``.toml`` (any case), or one that
+    is no preset and names a file."""
+    if rules.lower().endswith(".toml") or (rules not in PRESETS and Path(rules).is_file()):
+        return Path(rules)
+    return None
+
+
 def keys(config: TrainConfig) -> Iterator[tuple[str, dataclasses.Field, Any]]:
     """Every key of ``config`` as (``section.key``, its field, its value)."""
     for section in dataclasses.fields(TrainConfig):
@@ -557,12 +596,22 @@ def keys(config: TrainConfig) -> Iterator[tuple[str, dataclasses.Field, Any]]:
             yield f"{section.name}.{f.name}", f, getattr(values, f.name)
 
 
-def from_mapping(data: dict[str, Any], source: str = "config") -> TrainConfig:
-    """A config from nested mappings (a parsed TOML file), checked by :func:`validate`."""
+def from_mapping(data: dict[str, Any], source: str = "config",
+                 options: Mapping[str, str] | None = None) -> TrainConfig:
+    """A config from nested mappings (a parsed TOML file), checked by :func:`validate`
+    (``options``: as there). A stage key the mapping names wins over the stage's
+    built-in ``more_seats`` (:func:`_explicit_over_more_seats`)."""
     config = TrainConfig()
     sections = _sections()
     for section, values in data.items():
         if section not in sections:
+            if not isinstance(values, dict):
+                holders = [name for name, kind in sections.items()
+                           if section in {f.name for f in dataclasses.fields(kind)}]
+                where = (f"it is a key of [{holders[0]}]: put it under [{holders[0]}]"
+                         if holders else f"sections are: {', '.join(sections)}")
+                raise ConfigError(f"{source}: {section} = {_toml_value(values)} is a key "
+                                  f"outside any section; {where}")
             raise ConfigError(f"{source}: unknown section [{section}]; sections are: "
                               f"{', '.join(sections)}")
         if not isinstance(values, dict):
@@ -575,8 +624,38 @@ def from_mapping(data: dict[str, Any], source: str = "config") -> TrainConfig:
                                   f"{', '.join(sorted(fields))}")
             check = fields[key].metadata["check"]
             setattr(target, key, check(f"{source}: {section}.{key}", value))
-    validate(config, source=source)
+    for role in ("player", "bank"):
+        if isinstance(data.get(role), Mapping):
+            stage = getattr(config, role)
+            stage.more_seats = _explicit_over_more_seats(stage.more_seats, data[role])
+    validate(config, source=source, options=options)
     return config
+
+
+def _explicit_over_more_seats(more: Mapping[str, Any], named: Mapping[str, Any]
+                              ) -> dict[str, Any]:
+    """A stage's ``more_seats`` less the keys that a config file or ``--set`` names for the
+    stage itself (``named``; of a table of ``[ppo]`` keys, those of its keys named).
+
+    ``more_seats`` replaces stage keys at three seats or more; a key the user names
+    for the stage wins over it there too: ``sette train --seats 4 --set
+    player.timesteps=512`` trains 512 steps, not the 8M of the built-in
+    ``player.more_seats``. Where the same file, or the same ``--set`` options, also name the
+    stage's ``more_seats`` (as a run's own ``config.toml`` names every key), it stands as
+    written: both were asked for, the stage's keys heads-up and ``more_seats``' at more
+    seats."""
+    if "more_seats" in named:
+        return dict(more)
+    kept: dict[str, Any] = {}
+    for key, value in more.items():
+        if key not in named:
+            kept[key] = value
+        elif key in PPO_TABLES:
+            subkeys = named[key] if isinstance(named[key], Mapping) else {}
+            rest = {k: v for k, v in value.items() if k not in subkeys}
+            if rest:
+                kept[key] = rest
+    return kept
 
 
 SAVED_BEFORE_KEY: dict[tuple[str, str], Any] = {
@@ -593,9 +672,11 @@ def load(path: str | Path, saved_run: bool = False) -> TrainConfig:
     in which a key it lacks takes its :data:`SAVED_BEFORE_KEY` value, if any."""
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"config file {str(path)!r} does not exist") from None
+        text = read_text(path, "config file")
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from None
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"config file {str(path)!r} is not valid TOML: {exc}") from None
     if saved_run:
@@ -605,9 +686,16 @@ def load(path: str | Path, saved_run: bool = False) -> TrainConfig:
     return from_mapping(data, source=f"config file {str(path)!r}")
 
 
-def apply_overrides(config: TrainConfig, overrides: list[str]) -> TrainConfig:
-    """Apply ``section.key=value`` overrides (values in TOML syntax; bare words are strings)."""
+def apply_overrides(config: TrainConfig, overrides: list[str],
+                    options: Mapping[str, str] | None = None) -> TrainConfig:
+    """Apply ``section.key=value`` overrides (values in TOML syntax; bare words are strings).
+
+    A stage key named wins over the stage's ``more_seats`` unless these overrides set
+    that too (:func:`_explicit_over_more_seats`). ``options``: the command-line option
+    behind an override's key, which an error about it names (:func:`validate`).
+    """
     data = config.to_dict()
+    named: dict[str, dict[str, Any]] = {}
     for item in overrides:
         name, sep, text = item.partition("=")
         section, dot, key = name.strip().partition(".")
@@ -624,9 +712,15 @@ def apply_overrides(config: TrainConfig, overrides: list[str]) -> TrainConfig:
             if not isinstance(table, dict):
                 raise ConfigError(f"override {item!r}: {section}.{key} is not a table")
             table[subkey] = value
+            named.setdefault(section, {}).setdefault(key, {})[subkey] = value
         else:
             data.setdefault(section, {})[key] = value
-    return from_mapping(data, source="--set")
+            named.setdefault(section, {})[key] = value
+    for role in ("player", "bank"):
+        if role in named:
+            data[role]["more_seats"] = _explicit_over_more_seats(data[role]["more_seats"],
+                                                                 named[role])
+    return from_mapping(data, source="--set", options=options)
 
 
 def _stage_key(config: TrainConfig, role: str, key: str, subkey: str = "") -> str:
@@ -661,58 +755,103 @@ def _check_information_state_start(config: TrainConfig, role: str, source: str) 
                 f"{getattr(own, key)!r}")
 
 
-def validate(config: TrainConfig, command: str = "all", source: str = "config") -> None:
+def _check_seated(agent: Any, spec: str, seat: Seat, role: str, vectors: SeatVectors,
+                  where: str) -> None:
+    """Refuse an agent that cannot sit where a key seats it (:class:`Seat`), in ``role``: a
+    model trained for another table (its seats, its bet ladder) or the other role, or at
+    a training table one trained on the information state; ``where`` names the key."""
+    side = role_policy(agent, role)
+    try:
+        vectors.check(agent)
+        check_role = getattr(side, "check_role", None)
+        if check_role is not None:
+            check_role(role)
+    except ValueError as exc:
+        raise ConfigError(f"{where}: {exc}") from None
+    if seat.training and getattr(side, "observation_type", "observation") != "observation":
+        raise ConfigError(f"{where}: {spec!r} was trained on the information state, but the "
+                          f"training tables give their {role}s observations; name a {role} "
+                          f"trained on observations (a run's {role}/, not "
+                          f"{role}-information-state/)")
+
+
+def validate(config: TrainConfig, command: str = "all", source: str = "config",
+             options: Mapping[str, str] | None = None) -> None:
     """Check every key before anything runs; raise :class:`ConfigError` naming the first bad one.
 
     Each key's declared check (type, range, choices) runs first; then the
     rules are resolved, the table is built with them (the engine's seat and
     hand limits, which can depend on the rules), and every agent spec is built
     with the agent registry on those rules (opponents, table players,
-    self-play pools, the closing comparison's agents and thresholds).
-    ``command`` is what ``sette train`` is to run (:data:`COMMANDS`).
+    self-play pools, the closing comparison's agents and thresholds), and checked
+    against where it sits (:class:`Seat`; a stage's ``imitate`` plays the stage's role
+    at its tables): a model of another table or role is named here, not after the
+    run directory is made or the stages have trained.
+    ``command`` is what ``sette train`` is to run (:data:`COMMANDS`). ``options``: the
+    command-line option that set a key (``{"table.num_seats": "--seats"}``), which an
+    error about that key names instead of ``source``.
     """
+    options = options or {}
     for where, f, value in keys(config):
         f.metadata["check"](f"{source}: {where}", value)
     table = config.table
     try:
         rules = Rules.resolve(table.rules)
     except RulesError as exc:
-        raise ConfigError(f"{source}: table.rules: {exc}") from None
+        raise ConfigError(f"{_named('table.rules', source, options)}: {exc}") from None
     try:
         Engine(rules, table.num_seats, max_hands=table.table_hands)
     except ValueError as exc:
-        raise ConfigError(f"{source}: table.num_seats with rules {table.rules!r}: "
-                          f"{exc}") from None
+        raise ConfigError(f"{_named('table.num_seats', source, options)} with rules "
+                          f"{table.rules!r}: {exc}") from None
     if config.run.vec_env == "batch":
         from envs.batch import UnsupportedRules
         from envs.batch.engine import check_supported
-        from envs.single_seat import fixed_bank_rules
 
         try:
             check_supported(fixed_bank_rules(rules))
         except UnsupportedRules as exc:
             raise ConfigError(f"{source}: run.vec_env='batch' with rules {table.rules!r}: "
                               f"{exc} (run.vec_env='auto' trains on the views there)") from None
+    seated = Engine(fixed_bank_rules(rules), table.num_seats, max_hands=table.table_hands)
+    vectors = SeatVectors(seated, Observer(seated))  # the tables of training and comparison
     for where, f, value in keys(config):
         specs = f.metadata["agents"]
+        seat = f.metadata["seat"]
         for spec in specs(value) if specs is not None else ():
             try:
-                make_agent(spec, rules=rules)
+                agent = make_agent(spec, rules=rules)
             except (ValueError, OSError) as exc:
                 raise ConfigError(f"{source}: {where}: {exc}") from None
+            if seat is not None:
+                section = where.partition(".")[0]
+                role = seat.role if seat.role != "other" else \
+                    ("bank" if section == "player" else "player")
+                _check_seated(agent, spec, seat, role, vectors, f"{source}: {where}")
     for role in ("player", "bank"):
         _check_information_state_start(config, role, source)
         stage = config.stage(role)
         spec = stage.imitate
         key = _stage_key(config, role, "imitate")
-        if spec and getattr(make_agent(spec, rules=rules), "observation_type",
-                            "observation") != "observation":
+        if not spec:
+            continue
+        agent = make_agent(spec, rules=rules)
+        if getattr(agent, "observation_type", "observation") != "observation":
             raise ConfigError(f"{source}: {key}={spec!r} is a model of the "
                               f"information state; a stage imitates a baseline that is "
                               f"given observations")
+        _check_seated(agent, spec, Seat(role, training=False), role, vectors,
+                      f"{source}: {key}")
     if command not in COMMANDS:
         raise ConfigError(f"command {command!r} is not allowed; choose one of "
                           f"{', '.join(repr(c) for c in COMMANDS)}")
     if command == "selfplay" and config.selfplay.rounds == 0:
         raise ConfigError(f"{source}: selfplay.rounds=0: 'sette train selfplay' trains only "
                           f"the self-play rounds; allowed: >= 1")
+
+
+def _named(key: str, source: str, options: Mapping[str, str]) -> str:
+    """How an error names ``key``: by the command-line option that set it
+    (``argument --seats``), else as ``source: key``."""
+    option = options.get(key)
+    return f"argument {option}" if option is not None else f"{source}: {key}"

@@ -44,6 +44,7 @@ trains on.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shlex
 import shutil
@@ -57,6 +58,8 @@ from agents import Policy, PolicyPool, make_agent
 from agents.learned import MODEL_FILE, load_model
 from envs.information_state import INFORMATION_STATE
 from envs.rules import Rules
+from envs.table_view import count_text
+from envs.text_files import read_text
 from evaluate.ev import Comparison, compare
 from evaluate.report import package_versions
 from train import config as cfg
@@ -83,9 +86,15 @@ def new_run(command: str, config: TrainConfig, run_dir: Path | None = None,
     """Create a run directory with its config and record; refuse to reuse a run.
 
     The config is validated first (:func:`train.config.validate`): a config
-    that fails leaves no directory behind.
+    that fails leaves no directory behind. A rules file is kept by its absolute path,
+    and the record keeps the switches it held (``rules_values``), which ``--resume``
+    holds the file to (:func:`open_run`).
     """
     cfg.validate(config, command)
+    rules_file = cfg.rules_file(config.table.rules)
+    if rules_file is not None:  # --resume reads it from any folder
+        config = dataclasses.replace(config, table=dataclasses.replace(
+            config.table, rules=str(rules_file.resolve())))
     if run_dir is None:
         stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
         rules = Path(config.table.rules).stem
@@ -97,6 +106,7 @@ def new_run(command: str, config: TrainConfig, run_dir: Path | None = None,
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / CONFIG_FILE).write_text(config.to_toml(), encoding="utf-8")
     record = {"command": command, "seed": config.run.seed,
+              "rules_values": _json_values(Rules.resolve(config.table.rules).to_dict()),
               "stage_seeds": list(seeds_for(config.run.seed, 2 + 2 * config.selfplay.rounds)),
               "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
               "argv": sys.argv, "versions": package_versions(PACKAGES)}
@@ -105,18 +115,70 @@ def new_run(command: str, config: TrainConfig, run_dir: Path | None = None,
 
 
 def open_run(run_dir: Path) -> tuple[str, TrainConfig, dict[str, Any]]:
-    """Command, config and record of an existing run (for ``--resume``)."""
+    """Command, config and record of an existing run (for ``--resume``).
+
+    Anything that keeps the run from going on as it began is a ``ValueError`` naming
+    the file: a path that is no run directory, a ``run.json`` that is not the record
+    :func:`new_run` wrote, a config that fails its checks, or a rules file whose
+    switches differ from those the run began with (a run resumed on other rules
+    would train on a table its first steps never saw).
+    """
+    if run_dir.is_file():
+        raise ValueError(f"{str(run_dir)!r} is a file; --resume takes the run directory "
+                         f"that holds it ({str(run_dir.parent)!r})")
     if not run_dir.is_dir():
         raise ValueError(f"run directory {str(run_dir)!r} does not exist")
     missing = [name for name in (RUN_FILE, CONFIG_FILE) if not (run_dir / name).is_file()]
     if missing:
         raise ValueError(f"{str(run_dir)!r} is not a sette training run: it has no "
                          f"{' and no '.join(missing)} (a run directory is made by sette train)")
-    record = json.loads((run_dir / RUN_FILE).read_text(encoding="utf-8"))
-    config = cfg.load(run_dir / CONFIG_FILE, saved_run=True)
-    cfg.validate(config, record["command"],
-                 source=f"config file {str(run_dir / CONFIG_FILE)!r}")
+    record = _read_record(run_dir / RUN_FILE)
+    config_file = run_dir / CONFIG_FILE
+    config = cfg.load(config_file, saved_run=True)
+    cfg.validate(config, record["command"], source=f"config file {str(config_file)!r}")
+    _check_rules_unchanged(config.table.rules, record, config_file)
     return record["command"], config, record
+
+
+def _read_record(path: Path) -> dict[str, Any]:
+    """A run's ``run.json``: a JSON object whose ``command`` is one of
+    :data:`train.config.COMMANDS`; a ``ValueError`` naming the file otherwise."""
+    text = read_text(path, "run record")
+    try:
+        record = json.loads(text)
+    except ValueError as exc:
+        raise ValueError(f"run record {str(path)!r} is not valid JSON: {exc}") from None
+    if not isinstance(record, dict):
+        raise ValueError(f"run record {str(path)!r} is not a sette training record: it "
+                         f"holds a JSON {type(record).__name__}, not an object")
+    if record.get("command") not in cfg.COMMANDS:
+        raise ValueError(f"run record {str(path)!r} is not a sette training record: its "
+                         f"'command' is {record.get('command')!r}, not one of "
+                         f"{', '.join(repr(c) for c in cfg.COMMANDS)}")
+    return record
+
+
+def _json_values(values: dict[str, Any]) -> dict[str, Any]:
+    """Rules switches as ``run.json`` holds them (tuples read back as lists)."""
+    return dict(json.loads(json.dumps(values)))
+
+
+def _check_rules_unchanged(rules: str, record: dict[str, Any], config_file: Path) -> None:
+    """Refuse to resume on a rules file whose switches differ from those the run's record
+    kept when it began (``rules_values``, :func:`new_run`), naming the first that differs.
+    A switch the record lacks (one newer than the run) is not compared; a preset's
+    switches are sette's own, and a record written before ``rules_values`` has none."""
+    kept = record.get("rules_values")
+    file = cfg.rules_file(rules)
+    if file is None or not isinstance(kept, dict):
+        return
+    now = _json_values(Rules.resolve(rules).to_dict())
+    for switch, then in kept.items():
+        if now.get(switch) != then:
+            raise ValueError(f"rules file {str(file)!r} has changed since the run began "
+                             f"({switch} = {now.get(switch)!r}, was {then!r}); the run goes "
+                             f"on only on the rules it began with: restore {switch} there, or "
+                             f"start a new run ({str(config_file)!r} names the file)")
 
 
 def _agents(specs: list[str], rules: Rules) -> dict[str, Policy]:
@@ -132,7 +194,7 @@ class Run:
         self.config = config
         self.record = record
         self.rules = Rules.resolve(config.table.rules)  # once, for every stage and the report
-        self.seeds = record["stage_seeds"]
+        self.seeds = _stage_seeds(record, 2 + 2 * config.selfplay.rounds, run_dir / RUN_FILE)
         self.stage = "before the first stage"  # where a Ctrl-C stops it (Interrupted)
         self._stage_dir: Path | None = None
 
@@ -149,6 +211,7 @@ class Run:
         self.log(f"player: against {', '.join(banks)} on {self.config.table.rules}, "
                  f"{self.config.table.num_seats} seats, {c.timesteps} steps, "
                  f"{_tables(self.config, 'player')}")
+        self._rollouts("player", "player", c.timesteps)
         return train_stage(self.dir / "player", "player", self.config,
                            {"bank": list(banks.values()), "players": table_players},
                            c.timesteps, self.seeds[0], banks, table_players[0],
@@ -166,6 +229,7 @@ class Run:
         self.log(f"bank: against {', '.join(players)} on {self.config.table.rules}, "
                  f"{self.config.table.num_seats} seats, {c.timesteps} steps, "
                  f"{_tables(self.config, 'bank')}")
+        self._rollouts("bank", "bank", c.timesteps)
         return train_stage(self.dir / "bank", "bank", self.config,
                            {"players": list(players.values())}, c.timesteps, self.seeds[1],
                            players, next(iter(players.values())),
@@ -174,6 +238,19 @@ class Run:
                            torch_threads=self.config.stage_torch_threads("bank"),
                            imitation=self._imitation(c.imitate, c.imitate_steps,
                                                      c.imitate_epochs))
+
+    def _rollouts(self, name: str, role: str, steps: int,
+                  observation_type: str = "observation", selfplay: bool = False) -> None:
+        """Say so where a stage's ``steps`` are no whole number of rollouts: PPO collects
+        ``run.n_envs x n_steps`` steps at a time and trains on until it has at least
+        ``steps``, so the stage trains the next whole number of rollouts."""
+        n_envs = self.config.run.n_envs
+        n_steps = self.config.stage_ppo(role, observation_type, selfplay).n_steps
+        rollout = n_envs * n_steps
+        if steps % rollout:
+            self.log(f"  {name}: {steps} steps round up to whole rollouts of {rollout} "
+                     f"(run.n_envs {n_envs} x n_steps {n_steps}): it trains "
+                     f"{-(-steps // rollout) * rollout} steps")
 
     def _imitation(self, spec: str, decisions: int, epochs: int) -> Imitation | None:
         """What a stage's fresh model first learns to play: the agent ``spec`` names
@@ -194,6 +271,7 @@ class Run:
         others = _agents(c.opponents, self.rules)
         self.log(f"{role} on the information state: against {', '.join(others)}, "
                  f"{c.timesteps} steps, {_tables(self.config, role)}")
+        self._rollouts(folder.name, role, c.timesteps, INFORMATION_STATE)
         if role == "player":
             table_players = list(_agents(c.table_players, self.rules).values())
             opponents: dict[str, Any] = {"bank": list(others.values()),
@@ -222,13 +300,14 @@ class Run:
             player_pool.add(load_model(player))
         if bank is not None:
             bank_pool.add(load_model(bank))
-        self.log(f"self-play: {c.rounds} rounds, pools of {len(banks)} baseline banks and "
-                 f"{len(players)} baseline players plus up to {c.pool_size} learned each, "
-                 f"{c.bank_one_hand_tables:.0%} of the bank rounds' tables one hand")
+        self.log(f"self-play: {count_text(c.rounds, 'round')}, pools of {len(banks)} baseline "
+                 f"banks and {len(players)} baseline players plus up to {c.pool_size} learned "
+                 f"each, {c.bank_one_hand_tables:.0%} of the bank rounds' tables one hand")
         root = self.dir / "selfplay"
         for k in range(1, c.rounds + 1):
             seed_p, seed_b = self.seeds[2 + 2 * (k - 1)], self.seeds[3 + 2 * (k - 1)]
             self._enter(f"self-play round {k} player", root / f"round{k}-player")
+            self._rollouts(f"round{k}-player", "player", c.player_timesteps, selfplay=True)
             player = train_stage(root / f"round{k}-player", "player", self.config,
                                  {"bank": bank_pool, "players": player_pool},
                                  c.player_timesteps, seed_p, banks,
@@ -236,6 +315,7 @@ class Run:
                                  selfplay=True)
             player_pool.add(load_model(player))
             self._enter(f"self-play round {k} bank", root / f"round{k}-bank")
+            self._rollouts(f"round{k}-bank", "bank", c.bank_timesteps, selfplay=True)
             bank = train_stage(root / f"round{k}-bank", "bank", self.config,
                                {"players": player_pool}, c.bank_timesteps, seed_b, players,
                                next(iter(players.values())), init_from=bank,
@@ -356,6 +436,17 @@ class Run:
                                                   encoding="utf-8")
         print(text, flush=True)
         return text
+
+
+def _stage_seeds(record: dict[str, Any], count: int, path: Path) -> list[int]:
+    """The record's ``stage_seeds``, at least ``count`` whole numbers (one per stage of the
+    run, :func:`new_run`); a ``ValueError`` naming ``path`` otherwise."""
+    seeds = record.get("stage_seeds")
+    if not isinstance(seeds, list) or len(seeds) < count or not all(
+            isinstance(s, int) and not isinstance(s, bool) for s in seeds):
+        raise ValueError(f"run record {str(path)!r} needs 'stage_seeds' as a list of "
+                         f"{count} whole numbers (one per stage), got {seeds!r}")
+    return seeds
 
 
 def _hands(count: int) -> str:

@@ -283,12 +283,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--run", action="append", default=[], metavar="SEATS=RUN_DIR",
                         help="evaluate this finished run for that table instead of training "
                              "one")
-    parser.add_argument("--hands", type=positive_int, default=2_000_000)
-    parser.add_argument("--screen-hands", type=positive_int, default=200_000)
+    parser.add_argument("--hands", type=positive_int, default=2_000_000,
+                        help="hands each candidate plays for the table (default 2000000)")
+    parser.add_argument("--screen-hands", type=positive_int, default=200_000,
+                        help="hands each threshold plays in the screening that picks the best "
+                             "one (default 200000)")
     parser.add_argument("--no-exact", action="store_true",
                         help="skip the exact heads-up gaps (the solver's part: minutes)")
-    parser.add_argument("--workers", type=positive_int, default=2)
-    parser.add_argument("--out", type=output_folder, default="runs/results")
+    parser.add_argument("--workers", type=positive_int, default=2,
+                        help="processes the candidates play in (default 2)")
+    parser.add_argument("--out", type=output_folder, default="runs/results",
+                        help="folder of results.md, results.json and the runs it trains "
+                             "(default runs/results)")
     parser.add_argument("--engine", choices=ENGINES, default="auto",
                         help="batch: the compiled batch engine; scalar: one table after "
                              "another; auto (default): batch where the rules and agents allow "

@@ -89,9 +89,10 @@ class RLlibSettings:
             raise ValueError(f"--seats {self.num_seats}: choose {MIN_SEATS}..{MAX_SEATS}")
         for name in ("iterations", "tables", "table_hands", "envs_per_runner", "train_batch",
                      "minibatch", "epochs", "checkpoint_every"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name.replace('_', '-')}={getattr(self, name)}: must be "
-                                 f"at least 1")
+            if getattr(self, name) < 1:  # an option by its flag; a setting of run.json by name
+                where = (f"--{name.replace('_', '-')} {getattr(self, name)}"
+                         if name in RLLIB_OPTIONS else f"{name}={getattr(self, name)}")
+                raise ValueError(f"{where}: must be at least 1")
         if self.env_runners < 0:
             raise ValueError(f"--env-runners {self.env_runners}: must be 0 (sample here) or "
                              f"more")

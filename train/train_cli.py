@@ -22,10 +22,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from envs.rules import MAX_SEATS, MIN_SEATS, SEATS_PER_DECK
-from evaluate.arguments import output_folder
+from envs.rules import MAX_SEATS, MIN_SEATS, SEATS_PER_DECK, Rules, RulesError
+from evaluate.arguments import output_folder, seed
 from train import config as cfg
 from train.config import COMMANDS
+from train.rllib_train import RLlibSettings
 
 
 def add_commands(subparsers: argparse._SubParsersAction) -> None:
@@ -37,11 +38,13 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("what", nargs="?", default="all", choices=COMMANDS,
                    help="which part to train (default: all)")
     p.add_argument("--config", type=Path, help="TOML file of hyperparameters")
-    p.add_argument("--rules", help="preset name or rules .toml file (table.rules)")
-    p.add_argument("--seats", type=int, help=f"number of seats, {MIN_SEATS}..{MAX_SEATS} "
-                   f"(table.num_seats, default {cfg.TrainConfig().table.num_seats}; more than "
+    p.add_argument("--rules", type=_rules, help="preset name or rules .toml file (table.rules)")
+    p.add_argument("--seats", type=_seats, help=f"number of seats, {MIN_SEATS}..{MAX_SEATS} "
+                   f"(table.num_seats, default {cfg.TrainConfig().table.num_seats}; "
+                   f"{RLlibSettings.num_seats} with --backend rllib; more than "
                    f"{SEATS_PER_DECK} need decks >= 2)")
-    p.add_argument("--seed", type=int, help="seed of the run (run.seed)")
+    p.add_argument("--seed", type=seed, help="seed of the run (run.seed, default "
+                                              f"{cfg.TrainConfig().run.seed})")
     p.add_argument("--set", dest="overrides", action="append", default=[],
                    metavar="SECTION.KEY=VALUE", help="override one config key")
     p.add_argument("--run-dir", type=output_folder, help="where to put the run (default: runs/<name>)")
@@ -49,6 +52,33 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                    help="continue the run in RUN_DIR where it stopped")
     _add_rllib_options(p)
     p.set_defaults(func=_train)
+
+
+def _seats(text: str) -> int:
+    """``--seats``: a table size, ``MIN_SEATS``..``MAX_SEATS`` (RULES.md §2; the rules may
+    allow fewer, which :func:`train.config.validate` checks with them)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not MIN_SEATS <= value <= MAX_SEATS:
+        raise argparse.ArgumentTypeError(f"{value} is not a table size; allowed: "
+                                         f"{MIN_SEATS}..{MAX_SEATS}")
+    return value
+
+
+def _rules(text: str) -> str:
+    """``--rules``: a preset name or a rules file that reads (:meth:`envs.rules.Rules.resolve`),
+    named by the option when it does not."""
+    try:
+        Rules.resolve(text)
+    except RulesError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+TABLE_OPTIONS = {"rules": "table.rules", "seats": "table.num_seats", "seed": "run.seed"}
+"""The options that set one config key each, by their ``args`` name."""
 
 
 def _add_rllib_options(p: argparse.ArgumentParser) -> None:
@@ -94,8 +124,11 @@ def _run(args: argparse.Namespace) -> int:
                    "observation_type", "iterations", "timesteps")
                   if getattr(args, name) is not None]
     if rllib_only:
+        steps = (" (a stage's steps are --set player.timesteps=N, bank.timesteps=N, "
+                 "selfplay.player_timesteps=N or selfplay.bank_timesteps=N)"
+                 if "--timesteps" in rllib_only else "")
         raise ValueError(f"{', '.join(rllib_only)}: only --backend rllib takes "
-                         f"{'these' if len(rllib_only) > 1 else 'this'}")
+                         f"{'these' if len(rllib_only) > 1 else 'this'}{steps}")
     from train.pipeline import Run, new_run, open_run
 
     if args.resume is not None:
@@ -106,17 +139,19 @@ def _run(args: argparse.Namespace) -> int:
                              + ", ".join(f"--{g.replace('_', '-')}" for g in given)
                              + (f" and '{args.what}'" if args.what != "all" else ""))
         command, config, record = open_run(args.resume)
+        run = Run(args.resume, config, record)
         print(f"resuming {args.resume} ({command}, start {len(record.get('starts', [])) + 1})",
               flush=True)
-        return Run(args.resume, config, record).execute(command)
+        return run.execute(command)
     config = cfg.load(args.config) if args.config else cfg.TrainConfig()
     overrides = list(args.overrides)
-    for flag, key in (("rules", "table.rules"), ("seats", "table.num_seats"),
-                      ("seed", "run.seed")):
+    options = {}
+    for flag, key in TABLE_OPTIONS.items():
         value = getattr(args, flag)
         if value is not None:
             overrides.append(f"{key}={value!r}" if isinstance(value, str) else f"{key}={value}")
-    config = cfg.apply_overrides(config, overrides)
+            options[key] = f"--{flag}"
+    config = cfg.apply_overrides(config, overrides, options)
     run_dir = new_run(args.what, config, args.run_dir)  # validates the config first
     _command, config, record = open_run(run_dir)
     print(f"run directory: {run_dir}", flush=True)
@@ -131,6 +166,7 @@ def _rllib_run(run_dir: Path | None) -> bool:
     import json
 
     try:
-        return json.loads(record.read_text(encoding="utf-8")).get("backend") == "rllib"
-    except ValueError:
+        data = json.loads(record.read_text(encoding="utf-8"))
+    except ValueError:  # not JSON: train.pipeline.open_run names the file and the fault
         return False
+    return isinstance(data, dict) and data.get("backend") == "rllib"
