@@ -61,13 +61,26 @@ def _threshold(arg: str | None, seed: int | None, rules: Rules) -> Agent:
 def _careful(arg: str | None, seed: int | None, rules: Rules) -> Agent:
     if arg is None:
         return CarefulAgent(rules)
-    return CarefulAgent(rules, bank_model=_number("careful", arg))
+    return _named(f"careful:{arg}", lambda: CarefulAgent(rules,
+                                                          bank_model=_number("careful", arg)))
 
 
 def _reader(arg: str | None, seed: int | None, rules: Rules) -> Agent:
     if arg is None:
         return CarefulAgent(rules)
-    return CarefulAgent(rules, assume_stand=_number("reader", arg))
+    return _named(f"reader:{arg}", lambda: CarefulAgent(rules,
+                                                         assume_stand=_number("reader", arg)))
+
+
+def _named(spec: str, build: Callable[[], Agent]) -> Agent:
+    """``build()``, its error about an argument said of ``spec`` as the user wrote it (the
+    heuristics name their keyword: ``bank_model=99.0 is outside 0.5..7.5 points``)."""
+    try:
+        return build()
+    except ValueError as exc:
+        text = str(exc)
+        raise ValueError(text if text.startswith("agent spec") else
+                         f"agent spec {spec!r}: {text.partition('=')[2] or text}") from None
 
 
 def _model(arg: str | None, seed: int | None, rules: Rules) -> Agent:
@@ -177,9 +190,9 @@ def _build(spec: str, seed: int | None, rules: Rules) -> Agent:
         if seed is not None:
             split.seed(seed)
         return split
-    name, _, arg = spec.partition(":")
+    name, colon, arg = spec.partition(":")
     factory, _doc = AGENT_SPECS[name]
-    return factory(arg or None, seed, rules)
+    return factory(arg if colon else None, seed, rules)  # 'threshold:' names no threshold
 
 
 def model_label(spec: str, depth: int = 1, default: str | None = None) -> str:

@@ -394,7 +394,7 @@ class Rules:
     @classmethod
     def resolve(cls, rules: "Rules | str | Path | Mapping[str, Any] | None") -> "Rules":
         """Accept a ``Rules``, a preset name, a TOML path or a mapping. A string is a rules
-        file when it ends in ``.toml`` (any case) or names a file that is no preset."""
+        file when it ends in ``.toml`` (any case) or names a path that is no preset."""
         if rules is None:
             return cls.preset("catalan")
         if isinstance(rules, Rules):
@@ -405,7 +405,7 @@ class Rules:
                                        and rules.lower().endswith(".toml")):
             return cls.from_toml(rules)
         if isinstance(rules, str):
-            if rules not in PRESETS and Path(rules).is_file():  # a rules file named otherwise
+            if rules not in PRESETS and Path(rules).exists():  # a rules file named otherwise
                 return cls.from_toml(rules)
             return cls.preset(rules)
         raise RulesError(f"rules must be a preset name, a .toml path, a mapping or Rules, "

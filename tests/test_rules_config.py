@@ -473,10 +473,12 @@ def test_missing_rules_file_is_named(tmp_path):
 def test_a_rules_file_that_cannot_be_read_is_named(tmp_path):
     """A folder, or a file that is not UTF-8 text, is one ``RulesError`` naming the path (it
     was an ``IsADirectoryError`` traceback, or a codec error naming no file)."""
-    folder = tmp_path / "house.toml"
-    folder.mkdir()
-    with pytest.raises(RulesError, match=re.escape(f"rules file {str(folder)!r} is a folder")):
-        Rules.resolve(str(folder))
+    for name in ("house.toml", "house"):  # a folder is no preset, whatever its name
+        folder = tmp_path / name
+        folder.mkdir()
+        with pytest.raises(RulesError, match=re.escape(f"rules file {str(folder)!r} is a "
+                                                       f"folder")):
+            Rules.resolve(str(folder))
     latin = tmp_path / "latin.toml"
     latin.write_bytes(b'preset = "catalan"  # \xe9\n')
     with pytest.raises(RulesError, match=re.escape(f"rules file {str(latin)!r} is not UTF-8")):

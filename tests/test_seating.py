@@ -108,6 +108,9 @@ def test_training_configs_take_every_spec_form(model_run):
     ("model:", ["needs a path"]),
     ("threshold:x", ["'threshold:x'", "not a number"]),
     ("threshold:9", ["0.5..7.5"]),
+    ("threshold:", ["'threshold:'", "'' is not a number"]),  # was the default, threshold:5.5
+    ("careful:99", ["agent spec 'careful:99': 99.0 is outside 0.5..7.5 points"]),
+    ("reader:-1", ["agent spec 'reader:-1': -1.0 is outside 0.5..7.5 points"]),
     ("random:3", ["takes no argument"]),
     ("", ["non-empty string"]),
     (5, ["non-empty string", "5"]),

@@ -582,8 +582,8 @@ def _sections() -> dict[str, type]:
 def rules_file(rules: str) -> Path | None:
     """The rules file ``table.rules`` names, or ``None`` for a preset, by the rule of
     :meth:`envs.rules.Rules.resolve`: a name ending in ``.toml`` (any case), or one that
-    is no preset and names a file."""
-    if rules.lower().endswith(".toml") or (rules not in PRESETS and Path(rules).is_file()):
+    is no preset and names a path."""
+    if rules.lower().endswith(".toml") or (rules not in PRESETS and Path(rules).exists()):
         return Path(rules)
     return None
 
