@@ -389,11 +389,11 @@ class Engine:
         """
         index = action if type(action) is int else as_index(action)
         legal = self.legal_actions()
-        if self.phase == OVER:
-            when = "is over" if self.events else "has not been dealt"
-            raise IllegalActionError(f"action {action!r}: the game {when}; call reset() to "
-                                     f"deal one")
         if index not in legal:
+            if self.phase == OVER:  # no game: nothing is legal
+                when = "is over" if self.events else "has not been dealt"
+                raise IllegalActionError(f"action {action!r}: the game {when}; call reset() "
+                                         f"to deal one")
             names = self.layout.names
             what = names[index] if 0 <= index < len(names) else "not an action index"
             raise IllegalActionError(
