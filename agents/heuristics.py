@@ -258,6 +258,10 @@ class CarefulAgent(Agent):
         self.layout = A.ActionLayout(self.rules.bet_ladder)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        if len(action_mask) != self.layout.size:
+            raise ValueError(f"the action mask has {len(action_mask)} entries, but these rules "
+                             f"have {self.layout.size} actions (their bet ladder "
+                             f"{list(self.layout.ladder)}): give careful the table's rules")
         legal = np.flatnonzero(action_mask)
         if legal.size == 0:
             raise ValueError("the action mask allows no action")

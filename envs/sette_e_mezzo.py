@@ -122,6 +122,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.env_logger import EnvLogger
 
 from envs.engine import Engine, IllegalActionError
 from envs.information_state import (InformationStateObserver, check_observation_type,
@@ -195,6 +196,9 @@ class raw_env(AECEnv):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(n_actions) for a in self.possible_agents}
         self._zero_mask = np.zeros(n_actions, dtype=np.int8)
+        self._dealt = False
+        """A game has been dealt: before :meth:`reset`, ``observe``, ``step`` and ``render``
+        raise PettingZoo's own "reset() needs to be called before …" errors."""
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -207,7 +211,13 @@ class raw_env(AECEnv):
         return list(self.engine.layout.names)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.agent_name_mapping[agent]
+        if not self._dealt:
+            EnvLogger.error_observe_before_reset()
+        try:
+            seat = self.agent_name_mapping[agent]
+        except (KeyError, TypeError):
+            raise KeyError(f"unknown agent {agent!r}; the agents are "
+                           f"{', '.join(self.possible_agents)}") from None
         engine = self.engine
         mask = engine.action_mask() if seat == engine.actor else self._zero_mask.copy()
         return {"observation": self._encoder.observe(seat), "action_mask": mask}
@@ -227,11 +237,14 @@ class raw_env(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self._stale_rewards = False
+        self._dealt = True
         self._after_engine_step()
         if self.render_mode == "human":
             self.render()
 
     def step(self, action: int) -> None:
+        if not self._dealt:
+            EnvLogger.error_step_before_reset()
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -263,6 +276,8 @@ class raw_env(AECEnv):
 
     def render(self) -> str | np.ndarray | None:
         """The table as a spectator sees it: text (``ansi``, ``human``) or a picture."""
+        if not self._dealt:
+            EnvLogger.error_render_before_reset()
         if self.render_mode is None:
             warnings.warn("render() called without a render_mode; pass render_mode= one of "
                           f"{self.metadata['render_modes']} to the environment", stacklevel=2)

@@ -184,6 +184,17 @@ def _sources(opponents: Any, rules: Rules) -> dict[str, Policy | PolicySource]:
     return {role: source for role in ROLES}
 
 
+def checked_illegal_reward(value: object) -> float:
+    """``illegal_reward`` as a float: a finite real number (a bool or text is refused)."""
+    if not isinstance(value, (bool, np.bool_)) and isinstance(value, (int, float, np.integer,
+                                                                       np.floating)):
+        reward = float(value)
+        if np.isfinite(reward):
+            return reward
+    raise ValueError(f"illegal_reward={value!r} must be a finite number: the reward for an "
+                     f"illegal action (-1.0 by default)")
+
+
 def _check_seat(name: str, value: int | str, num_seats: int) -> int:
     """A seat choice as :class:`SeatPlay` takes it: the seat, or ``RANDOM`` for "random"."""
     if value == "random":
@@ -221,7 +232,7 @@ class SingleSeatEnv(gym.Env):
         self.num_seats = num_seats
         self.seat_choice = seat
         self.table_hands = table_hands
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = checked_illegal_reward(illegal_reward)
         self.observer = Observer(self.engine)
         self.sources = _sources(opponents, self.rules)
         self.information_state: InformationStateObserver | None = None

@@ -4,9 +4,10 @@ PettingZoo's ``BaseWrapper`` reaches the wrapped env's ``agent_selection``,
 ``rewards``, ``terminations`` … through ``__getattr__``, once per wrapper
 layer and per access, and every ``step``/``observe`` passes through each
 layer's ``BaseWrapper`` method too; with three layers that costs more than
-a whole step of this game. These subclasses behave exactly as the originals
+a whole step of this game. These subclasses behave as the originals
 (same checks, same errors and warnings, same handling of illegal moves —
-the rare paths are the originals' own code) but read those attributes
+the rare paths are the originals' own code; an action out of the space also
+names itself, and a bool is out of it rather than read as 0 or 1) but read those attributes
 straight from the unwrapped env, which is where every wrapper writes them,
 and call the next layer directly on the common path.
 """
@@ -110,10 +111,14 @@ class AssertOutOfBoundsWrapper(_Direct, wrappers.AssertOutOfBoundsWrapper):
         n = self._size(agent)
         if n is not None and (type(action) is int or isinstance(action, np.integer)):
             inside = 0 <= action < n  # what Discrete(n).contains says for an integer
+        elif isinstance(action, (bool, np.bool_)):
+            inside = False  # Discrete.contains takes True as 1; a mask reads it as a filter
         else:
             inside = self.action_space(agent).contains(action)
-        assert (action is None and (base.terminations[agent] or base.truncations[agent])) \
-            or inside, "action is not in action space"
+        if not (inside or (action is None
+                           and (base.terminations[agent] or base.truncations[agent]))):
+            raise AssertionError(f"action is not in action space: {action!r} for {agent}, "
+                                 f"whose space is {self.action_space(agent)}")
         self.env.step(action)
 
 

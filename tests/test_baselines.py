@@ -172,3 +172,17 @@ def test_random_agent_names_a_bad_seed(seed: object) -> None:
         make_agent("random", seed=seed)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match=re.escape(f"seed={seed!r} must be a non-negative")):
         make_agent("random").seed(seed)  # type: ignore[arg-type]
+
+
+def test_careful_refuses_a_mask_of_another_rule_set() -> None:
+    """careful reads bets by the bet ladder of its rules; a mask of other rules (another
+    ladder) is named, where it used to pick by the wrong indices or find no action."""
+    short_ladder = envs.Rules.resolve("catalan").replace(bet_ladder=(1, 3))
+    engine = Engine(short_ladder, 2)
+    engine.reset(seed=0)
+    obs, mask = Observer(engine).observe(engine.actor), engine.action_mask()
+    careful = make_agent("careful")  # catalan's ladder
+    with pytest.raises(ValueError, match=rf"the action mask has {len(mask)} entries, but these "
+                                         rf"rules have {careful.layout.size} actions"):
+        careful.act(obs, mask)
+    assert mask[make_agent("careful", rules=short_ladder).act(obs, mask)]

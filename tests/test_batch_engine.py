@@ -12,6 +12,8 @@ the fused threshold loop against the tournament's own counting.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -338,6 +340,23 @@ def test_both_batches_refuse_the_same_seats_and_actions(make):
                                              f"{bad.dtype}"):
             tables.step(bad)
     assert np.array_equal(tables.chips, before)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: BatchEngine("catalan", 2, 4, information_state=True),
+    lambda: ScalarTables("catalan", 2, 4)], ids=["compiled", "reference"])
+def test_both_batches_refuse_to_observe_before_the_first_reset(make):
+    """Before any table is dealt there is nothing to see: both batches say to reset (the
+    reference used to fail inside the scalar observer on chips it did not have, and the
+    compiled one to return the rows of tables never dealt)."""
+    tables = make()
+    seats = np.zeros(4, dtype=np.int64)
+    for read in (tables.observe, tables.information_state):
+        with pytest.raises(ValueError, match=re.escape("no table has been dealt yet: call "
+                                                       "reset() first")):
+            read(seats)
+    tables.reset(np.arange(4, dtype=np.int64))
+    assert tables.observe(seats).shape[0] == tables.information_state(seats).shape[0] == 4
 
 
 def test_a_seed_past_2_63_deals_the_same_table_in_both_batches():

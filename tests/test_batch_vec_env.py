@@ -100,6 +100,9 @@ def test_the_vec_env_protocol_sb3_calls() -> None:
     env.set_attr("illegal_reward", -2.0)
     with pytest.raises(AttributeError, match="illegal_reward"):
         env.set_attr("num_seats", 4)
+    with pytest.raises(ValueError, match="illegal_reward=True must be a finite number"):
+        env.set_attr("illegal_reward", True)
+    assert env.get_attr("illegal_reward") == [-2.0] * 8
     with pytest.raises(AttributeError, match="action_masks"):
         env.env_method("render")
     env.step_async(_legal(masks, np.random.default_rng(0)))
@@ -120,7 +123,9 @@ def test_the_vec_env_protocol_sb3_calls() -> None:
     ({"view": "bank", "one_hand_tables": "half"}, "one_hand_tables='half' must be a share"),
     ({"view": "seat", "one_hand_tables": 0.5}, "only the player and bank views"),
     ({"view": "player", "seed": -1}, "seed=-1 must be a non-negative integer or None"),
-    ({"view": "player", "seed": 1.5}, "seed=1.5 must be a non-negative integer or None")])
+    ({"view": "player", "seed": 1.5}, "seed=1.5 must be a non-negative integer or None"),
+    ({"view": "player", "illegal_reward": "x"}, "illegal_reward='x' must be a finite number"),
+    ({"view": "bank", "illegal_reward": float("nan")}, "illegal_reward=nan must be a finite")])
 def test_bad_arguments_are_named(bad: dict, match: str) -> None:
     with pytest.raises(ValueError, match=match):
         BatchSeatVecEnv(**{"rules": "catalan", "num_seats": 2, "num_envs": 2,

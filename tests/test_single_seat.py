@@ -189,6 +189,11 @@ def test_bad_arguments_are_named() -> None:
         SeatEnv("catalan", 2, opponents=42)
     with pytest.raises(envs.RulesError, match="presets are"):
         gym.make("sette/Bank-v0", rules="klondike")
+    for bad in ("x", float("inf"), None, True):
+        with pytest.raises(ValueError, match=re.escape(f"illegal_reward={bad!r} must be a "
+                                                       f"finite number")):
+            PlayerEnv("catalan", 2, illegal_reward=bad)
+    assert PlayerEnv("catalan", 2, illegal_reward=np.int64(-3)).illegal_reward == -3.0
 
 
 def test_masks_work_with_maskable_ppo_through_subprocesses() -> None:

@@ -92,3 +92,36 @@ def test_calls_before_reset_fail_as_in_pettingzoo():
             environment.step(0)
         with pytest.raises(AssertionError, match="reset\\(\\) needs to be called before observe"):
             environment.observe("player_0")
+
+
+@pytest.mark.parametrize("bad", [True, False, np.bool_(True)])
+def test_a_bool_action_is_out_of_the_space_naming_itself(bad):
+    """Discrete.contains takes True as 1, and PettingZoo's wrapper then indexes the mask
+    with it (a numpy filter) and fails on an ambiguous truth value; ours refuses it first."""
+    environment = sette_e_mezzo_v0.env(num_seats=2)
+    environment.reset(seed=0)
+    agent = environment.agent_selection
+    with pytest.raises(AssertionError, match=rf"action is not in action space: {bad!r} for "
+                                             rf"{agent}, whose space is Discrete"):
+        environment.step(bad)
+    assert environment.agent_selection == agent  # nothing was played
+
+
+def test_the_raw_env_before_reset_fails_as_the_wrapped_one():
+    raw = sette_e_mezzo_v0.raw_env(num_seats=2, render_mode="ansi")
+    for call, name in ((lambda: raw.observe("player_0"), "observe"),
+                       (lambda: raw.step(0), "step"), (raw.render, "render")):
+        with pytest.raises(AssertionError, match=rf"reset\(\) needs to be called before {name}"):
+            call()
+    raw.reset(seed=0)
+    assert raw.render()  # and after it, all is there
+    assert raw.observe("player_0")["observation"].shape == raw.observation_space(
+        "player_0")["observation"].shape
+
+
+def test_an_unknown_agent_is_named_with_the_agents():
+    environment = sette_e_mezzo_v0.env(num_seats=2)
+    environment.reset(seed=0)
+    with pytest.raises(KeyError, match="unknown agent 'player_2'; the agents are player_0, "
+                                       "player_1"):
+        environment.observe("player_2")

@@ -90,7 +90,8 @@ from envs.information_state import (INFORMATION_STATE, check_observation_type,
                                      information_state_bounds)
 from envs.observer import observation_bounds
 from envs.rules import Rules
-from envs.single_seat import DealerRule, _sources, _UniformPool, fixed_bank_rules
+from envs.single_seat import (DealerRule, _sources, _UniformPool, checked_illegal_reward,
+                               fixed_bank_rules)
 from train.heap import keep_freed_memory
 
 __all__ = ["VIEWS", "BatchSeatVecEnv"]
@@ -146,7 +147,7 @@ class BatchSeatVecEnv(VecEnv):
         self.rules = resolved if view == "seat" else fixed_bank_rules(resolved)
         self.num_seats = num_seats
         self.table_hands = table_hands
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = checked_illegal_reward(illegal_reward)
         self.observation_type = check_observation_type(observation_type)
         self.seat_choice = _seat(seat, "seat", num_seats)
         self.bank_choice = _seat(bank, "bank", num_seats)
@@ -269,7 +270,7 @@ class BatchSeatVecEnv(VecEnv):
                 != self.num_envs:
             raise AttributeError(f"set_attr({attr_name!r}): only 'illegal_reward' can be set, "
                                  f"and for every table at once")
-        self.illegal_reward = float(value)
+        self.illegal_reward = checked_illegal_reward(value)
 
     def env_method(self, method_name: str, *method_args: Any, indices: VecEnvIndices = None,
                    **method_kwargs: Any) -> list[Any]:

@@ -49,14 +49,14 @@ shoes when asked to, so that the two can be compared hand for hand.
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from typing import NoReturn, Protocol, runtime_checkable
 
 import numpy as np
 
 from envs.actions import ActionLayout
 from envs.rules import Rules
 
-__all__ = ["TableBatch", "UnsupportedRules", "check_tables", "table_indices"]
+__all__ = ["TableBatch", "UnsupportedRules", "check_tables", "not_dealt", "table_indices"]
 
 
 class UnsupportedRules(ValueError):
@@ -114,7 +114,8 @@ class TableBatch(Protocol):
         """``(B, observation_size)`` float32: table ``t``'s observation for seat
         ``seats[t]``, bit-identical to ``Observer(engine).observe(seats[t])``. With
         ``tables`` (indices), one row per listed table: row ``i`` is table ``tables[i]``
-        seen by ``seats[i]``."""
+        seen by ``seats[i]``. Before the first :meth:`reset` there is no table to see:
+        :func:`not_dealt` says so (as for :meth:`information_state`)."""
         ...
 
     def information_state(self, seats: np.ndarray, out: np.ndarray | None = None,
@@ -128,6 +129,12 @@ class TableBatch(Protocol):
         """Table ``table``'s event log since its reset, as ``(n, ROW)`` rows
         (:mod:`envs.batch.event_rows`)."""
         ...
+
+
+def not_dealt() -> NoReturn:
+    """Refuse to observe a batch before its first ``reset``: no table has been dealt (every
+    table starts over, with no cards and no chips to see)."""
+    raise ValueError("no table has been dealt yet: call reset() first")
 
 
 def check_tables(num_tables: object, seeds: object) -> np.ndarray:

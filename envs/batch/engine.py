@@ -35,7 +35,8 @@ from typing import Any, Mapping
 import numpy as np
 
 from envs.actions import ActionLayout
-from envs.batch.api import UnsupportedRules, action_array, check_tables, table_indices
+from envs.batch.api import (UnsupportedRules, action_array, check_tables, not_dealt,
+                            table_indices)
 from envs.batch.event_rows import ROW
 from envs.batch.kernels_rulebook import pack_rules
 from envs.batch import kernels_table as kt
@@ -169,6 +170,8 @@ class BatchEngine:
         self._observing = (self._observer is not None, *observer.kernel_arrays())
         """The kernels' ``observing`` flag and the observer's arrays (:mod:`envs.batch.kernels`)."""
         self._information_state = information_state
+        self._dealt = False
+        """A table has been reset: before that there is nothing to observe."""
 
     # ------------------------------------------------------------------ calls
     def _arrays(self) -> tuple[np.ndarray, ...]:
@@ -205,6 +208,7 @@ class BatchEngine:
                      *self._observing)
         self._rows_last = idx
         self._after(bad, idx, reset=True)
+        self._dealt = True
 
     def step(self, actions: np.ndarray, tables: np.ndarray | None = None) -> None:
         """The actors act (see :class:`~envs.batch.api.TableBatch`); an illegal action moves nothing."""
@@ -345,6 +349,8 @@ class BatchEngine:
         if self._observer is None:
             raise ValueError("this BatchEngine was built with observe=False: it keeps no "
                              "observations")
+        if not self._dealt:
+            not_dealt()
         return self._observer.observe(seats, out, tables)
 
     def information_state(self, seats: np.ndarray, out: np.ndarray | None = None,
@@ -355,6 +361,8 @@ class BatchEngine:
             raise ValueError("information_state() needs BatchEngine(..., "
                              "information_state=True): the history of each hand is kept "
                              "from the tables' reset on")
+        if not self._dealt:
+            not_dealt()
         return self._observer.information_state(seats, out, tables)
 
     def events(self, table: int) -> np.ndarray:

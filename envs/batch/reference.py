@@ -16,7 +16,7 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from envs.batch.api import action_array, check_tables, seat_rows, table_indices
+from envs.batch.api import action_array, check_tables, not_dealt, seat_rows, table_indices
 from envs.batch.event_rows import encode_log
 from envs.engine import Engine, IllegalActionError
 from envs.observer import Observer, observation_size
@@ -60,6 +60,8 @@ class ScalarTables:
         self.refused = np.zeros((b, s), dtype=bool)
         self.in_hand = np.zeros((b, s), dtype=bool)
         self.rewards = np.zeros((b, s), dtype=np.float64)
+        self._dealt = False
+        """A table has been reset: before that there is nothing to observe."""
 
     def _read(self, t: int) -> None:  # after the table's reset
         """Copy table ``t``'s engine state into the arrays."""
@@ -89,6 +91,7 @@ class ScalarTables:
             # a uint64 seed past 2**63 came in wrapped to int64: its bits are the seed
             self.engines[t].reset(seed=int(seeds[i]) % 2**64, bank=bank, chips=stacks)
             self._read(int(t))
+        self._dealt = True
 
     def step(self, actions: np.ndarray, tables: np.ndarray | None = None) -> None:
         acts = action_array(actions)
@@ -124,6 +127,8 @@ class ScalarTables:
 
     def observe(self, seats: np.ndarray, out: np.ndarray | None = None,
                 tables: np.ndarray | None = None) -> np.ndarray:
+        if not self._dealt:
+            not_dealt()
         idx, rows = seat_rows(self.num_tables, self.num_seats, seats, tables)
         if out is None:
             out = np.zeros((len(idx), self.observation_size), dtype=np.float32)
@@ -135,6 +140,8 @@ class ScalarTables:
                           tables: np.ndarray | None = None) -> np.ndarray:
         from envs.information_state import InformationStateObserver
 
+        if not self._dealt:
+            not_dealt()
         if self._states is None:
             self._states = [InformationStateObserver(e, o)
                             for e, o in zip(self.engines, self.observers)]
