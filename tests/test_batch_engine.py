@@ -359,6 +359,17 @@ def test_both_batches_refuse_to_observe_before_the_first_reset(make):
     assert tables.observe(seats).shape[0] == tables.information_state(seats).shape[0] == 4
 
 
+def test_the_reference_names_a_table_it_has_not_dealt():
+    """The reference deals table by table (a test may reset one engine by hand): a row of a
+    table never dealt is named, where the scalar observer failed on chips it did not have."""
+    tables = ScalarTables("catalan", 2, 3)
+    tables.engines[0].reset(seed=1)
+    with pytest.raises(ValueError, match=re.escape("table 1 has not been dealt yet: call "
+                                                   "reset() first")):
+        tables.observe(np.zeros(3, dtype=np.int64))
+    assert tables.observe(np.zeros(1, dtype=np.int64), tables=np.array([0])).shape[0] == 1
+
+
 def test_a_seed_past_2_63_deals_the_same_table_in_both_batches():
     """Seeds drawn as ``uint64`` (``SeedSequence.generate_state``) reach 2**64 - 1: both
     batches deal the table ``Engine.reset(seed=s)`` deals (the reference refused them)."""

@@ -131,10 +131,11 @@ class TableBatch(Protocol):
         ...
 
 
-def not_dealt() -> NoReturn:
-    """Refuse to observe a batch before its first ``reset``: no table has been dealt (every
-    table starts over, with no cards and no chips to see)."""
-    raise ValueError("no table has been dealt yet: call reset() first")
+def not_dealt(table: int | None = None) -> NoReturn:
+    """Refuse to observe a table before its first ``reset``: it has not been dealt (every
+    table starts over, with no cards and no chips to see); ``table`` None: no table has."""
+    which = "no table has" if table is None else f"table {table} has not"
+    raise ValueError(f"{which} been dealt yet: call reset() first")
 
 
 def check_tables(num_tables: object, seeds: object) -> np.ndarray:

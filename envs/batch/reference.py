@@ -60,8 +60,6 @@ class ScalarTables:
         self.refused = np.zeros((b, s), dtype=bool)
         self.in_hand = np.zeros((b, s), dtype=bool)
         self.rewards = np.zeros((b, s), dtype=np.float64)
-        self._dealt = False
-        """A table has been reset: before that there is nothing to observe."""
 
     def _read(self, t: int) -> None:  # after the table's reset
         """Copy table ``t``'s engine state into the arrays."""
@@ -91,7 +89,6 @@ class ScalarTables:
             # a uint64 seed past 2**63 came in wrapped to int64: its bits are the seed
             self.engines[t].reset(seed=int(seeds[i]) % 2**64, bank=bank, chips=stacks)
             self._read(int(t))
-        self._dealt = True
 
     def step(self, actions: np.ndarray, tables: np.ndarray | None = None) -> None:
         acts = action_array(actions)
@@ -115,6 +112,13 @@ class ScalarTables:
             self.engines[t].step(int(a))
             self._read(int(t))
 
+    def _check_dealt(self, tables: np.ndarray) -> None:
+        """Refuse to observe a table whose engine was never reset
+        (:func:`~envs.batch.api.not_dealt`, as the compiled batch before its first reset)."""
+        for t in tables:
+            if not self.engines[t].events:
+                not_dealt(None if not any(e.events for e in self.engines) else int(t))
+
     def masks(self, out: np.ndarray | None = None) -> np.ndarray:
         if out is None:
             out = np.zeros((self.num_tables, self.layout.size), dtype=np.int8)
@@ -127,9 +131,8 @@ class ScalarTables:
 
     def observe(self, seats: np.ndarray, out: np.ndarray | None = None,
                 tables: np.ndarray | None = None) -> np.ndarray:
-        if not self._dealt:
-            not_dealt()
         idx, rows = seat_rows(self.num_tables, self.num_seats, seats, tables)
+        self._check_dealt(idx)
         if out is None:
             out = np.zeros((len(idx), self.observation_size), dtype=np.float32)
         for i, t in enumerate(idx):
@@ -140,12 +143,11 @@ class ScalarTables:
                           tables: np.ndarray | None = None) -> np.ndarray:
         from envs.information_state import InformationStateObserver
 
-        if not self._dealt:
-            not_dealt()
         if self._states is None:
             self._states = [InformationStateObserver(e, o)
                             for e, o in zip(self.engines, self.observers)]
         idx, seat = seat_rows(self.num_tables, self.num_seats, seats, tables)
+        self._check_dealt(idx)
         rows = [self._states[t].observe(int(seat[i])) for i, t in enumerate(idx)]
         if out is None:
             return np.stack(rows)
