@@ -11,7 +11,9 @@ import argparse
 import tempfile
 from pathlib import Path
 
-__all__ = ["positive_int", "seed", "positive_float", "output_folder"]
+from envs.rules import Rules, RulesError
+
+__all__ = ["positive_int", "seed", "positive_float", "output_folder", "rule_set"]
 
 
 def _at_least(text: str, least: int) -> int:
@@ -43,6 +45,17 @@ def positive_float(text: str) -> float:
     if not value > 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"{value:g} must be a finite number above 0")
     return value
+
+
+def rule_set(text: str) -> str:
+    """A preset name or a rules file that reads (:meth:`envs.rules.Rules.resolve`), kept as
+    typed: an unknown preset or a bad file is named by its option (``argument --rules:
+    unknown preset 'nope'; presets are: …``), among several the one that is bad."""
+    try:
+        Rules.resolve(text)
+    except RulesError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
 
 
 def output_folder(text: str) -> Path:

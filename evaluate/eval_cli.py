@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from envs.rules import MAX_SEATS, MIN_SEATS, PRESETS, SEATS_PER_DECK
-from evaluate.arguments import output_folder, positive_int, seed
+from evaluate.arguments import output_folder, positive_int, rule_set, seed
 from evaluate.ev import ENGINES
 from evaluate.tournament import (Progress, TournamentConfig, group_entrants, parse_entrant,
                                  rounded_hands_note, run_tournament, unique_labels,
@@ -64,7 +64,8 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                    help="[LABEL=]SPEC, a model path, or PLAYER|BANK")
     p.add_argument("--group", nargs="+", action="append", default=[], metavar="NAME SPEC",
                    help="NAME then the specs of one method's training seeds")
-    p.add_argument("--rules", default="catalan", help="preset name or rules .toml file")
+    p.add_argument("--rules", type=rule_set, default="catalan",
+                   help="preset name or rules .toml file")
     p.add_argument("--seats", type=int, default=2,
                    help=f"number of seats, {MIN_SEATS}..{MAX_SEATS} (more than {SEATS_PER_DECK} "
                         f"need decks >= 2; default 2, as sette train)")
@@ -88,7 +89,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
         description="The bank's edge per rule preset. Each baseline is a line of play every "
                     "seat follows; a row names the rules that act only when a seat chooses "
                     "them (double, split, Mort, raises…) that a line of play never chose.")
-    v.add_argument("--rules", nargs="+", default=list(PRESETS), metavar="RULES",
+    v.add_argument("--rules", type=rule_set, nargs="+", default=list(PRESETS), metavar="RULES",
                    help="presets or rules files (default: every preset)")
     v.add_argument("--baselines", "--baseline", nargs="+", default=list(DEFAULT_BASELINES),
                    metavar="SPEC", help="lines of play, each a spec every seat plays or "
@@ -121,7 +122,8 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
                    default=list(DEFAULT_BASELINES), metavar="SPEC",
                    help="lines of play of the variant table (default: "
                         + " ".join(DEFAULT_BASELINES) + ")")
-    r.add_argument("--presets", nargs="+", default=list(PRESETS), metavar="RULES",
+    r.add_argument("--presets", type=rule_set, nargs="+", default=list(PRESETS),
+                   metavar="RULES",
                    help="rule sets of the variant table (default: every preset)")
     r.add_argument("--best-response", nargs="+", choices=("player", "bank"),
                    default=["player"], metavar="ROLE",
@@ -238,11 +240,11 @@ def _variants(args: argparse.Namespace) -> int:
                                    run.rules, run.num_seats))
     note = _note("variants")
     plan = plan_variants(args.rules, args.baselines, args.seats, args.hands, args.seed,
-                         learned=learned)
+                         learned=learned, engine=args.engine)
     rounded = rounded_hands_note("--hands", args.hands, plan.table_hands)
     if rounded is not None:
         note(rounded)
-    rows = play_variants(plan, progress=_progress(args), engine=args.engine, note=note)
+    rows = play_variants(plan, progress=_progress(args), note=note)
     if args.json:
         print(json.dumps(variant_data(rows), indent=1))
     else:

@@ -65,8 +65,8 @@ from evaluate.tournament import (ROLES, Entrant, TournamentConfig, TournamentRes
                                  workers_note)
 from evaluate.variants import DEFAULT_BASELINES as DEFAULT_VARIANT_BASELINES
 from evaluate.batch_eval import batch_tournament, say_once
-from evaluate.variants import (LearnedPlay, plan_variants, play_variants, variant_data,
-                               variant_markdown)
+from evaluate.variants import (LearnedPlay, check_batch_tables, plan_variants, play_variants,
+                               variant_data, variant_markdown)
 
 RUN_FILE, CONFIG_FILE, MODEL_FILE = "run.json", "config.toml", "model.zip"
 MODEL_STAGES = {"learned": ("player", "bank"),
@@ -371,12 +371,15 @@ def write_report(run_dirs: Sequence[str | Path], out: str | Path,
     runs = [read_run(p) for p in run_dirs]
     setups = _setups(runs)
     _check_opponents(setups, options)
+    check_batch_tables(options.engine, [(rules, Rules.resolve(rules), seats)
+                                        for rules, seats, _ in setups])
     learned_play = [play for group in setups.values()
                     for play in [_variant_play(group[0])] if play is not None]
     plan = None
     if options.variants:  # every rule set and line of play checked before the first hand
         plan = plan_variants(options.presets, options.variant_baselines, (2, 4),
-                             options.variant_hands, options.seed, learned=learned_play)
+                             options.variant_hands, options.seed, learned=learned_play,
+                             engine=options.engine)
         rounded = rounded_hands_note("--variant-hands", options.variant_hands,
                                      plan.table_hands)
         if rounded is not None:
@@ -473,7 +476,7 @@ def write_report(run_dirs: Sequence[str | Path], out: str | Path,
         w.data["tables"].append(table_data)
     if plan is not None:
         w.add("## Rule variants: the bank's edge", "")
-        variant_rows = play_variants(plan, progress=progress, engine=options.engine, note=note)
+        variant_rows = play_variants(plan, progress=progress, note=note)
         w.add(variant_markdown(variant_rows, plan.hands, options.seed), "")
         w.data["variants"] = variant_data(variant_rows)
     _settings_section(w, runs)

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,7 +51,8 @@ from agents.seating import Table
 from envs.actions import ActionLayout
 from envs.policy import Policy
 from envs.rules import PRESETS, Rules
-from evaluate.batch_eval import batch_tournament, say_once
+from envs.batch.api import UnsupportedRules
+from evaluate.batch_eval import batch_refusal, batch_tournament, say_once
 from evaluate.ev import Estimate, ratio_estimate
 from evaluate.solver.exact import ExactUnavailable, exact_bank_edge
 from evaluate.tournament import (Entrant, TournamentConfig, TournamentResult, build_agents,
@@ -255,11 +256,32 @@ def _exact(name: str, baseline: str) -> tuple[float | None, str]:
         return None, str(exc)
 
 
+def check_batch_tables(engine: str, tables: Iterable[tuple[str, Rules, int]]) -> None:
+    """With ``engine="batch"``, refuse before the first hand every table the compiled engine
+    does not play: ``tables`` gives each one's rules as typed, the rules it plays and its
+    seats. The error names each refused rule set with what the engine does not play in it
+    (:func:`evaluate.batch_eval.batch_refusal`) and the engines that play it; checked one
+    table at a time, such a table stopped the command after the tables before it had played.
+    """
+    if engine != "batch":
+        return
+    refused: dict[str, dict[str, None]] = {}
+    for name, rules, seats in tables:
+        reason = batch_refusal(rules, seats)
+        if reason is not None:
+            refused.setdefault(name, {})[reason] = None  # each reason once, in order
+    if refused:
+        parts = [f"{name}: {'; '.join(reasons)}" for name, reasons in refused.items()]
+        raise UnsupportedRules(f"--engine batch: {'; '.join(parts)}; use --engine scalar or "
+                               f"auto for {'these rules' if len(parts) == 1 else 'them'}")
+
+
 @dataclass(frozen=True)
 class VariantPlan:
     """Every cell of a variant table, resolved, built and checked before its first hand
     (:func:`plan_variants`): a rules entry, a line of play or a learned run that cannot
-    play is refused before minutes of play of the rows before it, not after."""
+    play, or a rule set the engine asked for does not play, is refused before minutes of
+    play of the rows before it, not after."""
 
     rows: list[tuple[str, list[tuple[str, str, dict[int, _Seated]]],
                      list[tuple[LearnedPlay, _Seated]]]]
@@ -268,6 +290,8 @@ class VariantPlan:
     tables: int
     """Tables per cell: the hands asked for, rounded up to whole tables."""
     table_hands: int
+    engine: str
+    """The engine that plays every cell (:func:`simulate`'s ``engine``)."""
 
     @property
     def hands(self) -> int:
@@ -278,8 +302,10 @@ class VariantPlan:
 def plan_variants(rules: Sequence[str] = tuple(PRESETS),
                   baselines: Sequence[str] = DEFAULT_BASELINES,
                   seats: Sequence[int] = (2, 4), hands: int = 20_000, seed: int = 0,
-                  table_hands: int = 10, learned: Sequence[LearnedPlay] = ()) -> VariantPlan:
-    """The cells of :func:`variant_table`, every one checked (see :class:`VariantPlan`)."""
+                  table_hands: int = 10, learned: Sequence[LearnedPlay] = (),
+                  engine: str = "auto") -> VariantPlan:
+    """The cells of :func:`variant_table`, every one checked (see :class:`VariantPlan`),
+    on ``engine`` (:func:`check_batch_tables`)."""
     if isinstance(baselines, str):
         baselines = (baselines,)
     if not baselines:
@@ -294,7 +320,11 @@ def plan_variants(rules: Sequence[str] = tuple(PRESETS),
         own = [(play, _seat(play.spec, name, play.num_seats, hands, seed, table_hands))
                for play in learned if play.rules == name]
         rows.append((name, lines, own))
-    return VariantPlan(rows, whole_tables(hands, table_hands), table_hands)
+    cells = [s for _, lines, _ in rows for _, _, by_seats in lines for s in by_seats.values()]
+    cells += [s for _, _, own in rows for _, s in own]
+    check_batch_tables(engine, [(s.config.rules_name, s.config.resolved_rules(),
+                                 s.config.num_seats) for s in cells])
+    return VariantPlan(rows, whole_tables(hands, table_hands), table_hands, engine)
 
 
 def variant_table(rules: Sequence[str] = tuple(PRESETS),
@@ -312,15 +342,15 @@ def variant_table(rules: Sequence[str] = tuple(PRESETS),
     reason for the scalar engine once). Every cell is checked before the first is
     played (:func:`plan_variants`).
     """
-    plan = plan_variants(rules, baselines, seats, hands, seed, table_hands, learned)
-    return play_variants(plan, progress, engine, note)
+    plan = plan_variants(rules, baselines, seats, hands, seed, table_hands, learned, engine)
+    return play_variants(plan, progress, note)
 
 
 def play_variants(plan: VariantPlan,
                   progress: Callable[[str, int], Callable[[int], None] | None] | None = None,
-                  engine: str = "auto", note: Callable[[str], None] | None = None
-                  ) -> list[VariantRow]:
-    """Play the cells of ``plan`` (:func:`variant_table`), with the exact edges."""
+                  note: Callable[[str], None] | None = None) -> list[VariantRow]:
+    """Play the cells of ``plan`` (:func:`variant_table`) on its engine, with the exact
+    edges."""
     said = say_once(note) if note is not None else None
 
     def bar(label: str) -> Callable[[int], None] | None:
@@ -337,10 +367,10 @@ def play_variants(plan: VariantPlan,
                 row.exact[given] = exact
             for n, seated in cells.items():
                 row.simulated[given, n] = _measure(seated, bar(f"{name}, {given}, {n} seats"),
-                                                   engine, said)
+                                                   plan.engine, said)
         for play, seated in own:
             row.learned[f"{play.label}, {play.num_seats} seats"] = _measure(
-                seated, bar(f"{name}, {play.label}"), engine, said)
+                seated, bar(f"{name}, {play.label}"), plan.engine, said)
         out.append(row)
     return out
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from evaluate.arguments import output_folder, positive_float, positive_int, seed
+from evaluate.arguments import output_folder, positive_float, positive_int, rule_set, seed
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -52,6 +52,18 @@ def test_every_command_refuses_a_negative_seed_before_it_deals(argv: list[str],
     out, err = capsys.readouterr()
     assert out == ""
     assert f"sette {argv[0]}: error: argument --seed: -1 must be at least 0" in err
+
+
+def test_a_rule_set_is_a_preset_or_a_rules_file_that_reads(tmp_path: Path) -> None:
+    """Kept as typed; an unknown preset or a file that does not read is the option's error."""
+    table = tmp_path / "table.toml"
+    table.write_text('preset = "pagat"\n', encoding="utf-8")
+    assert rule_set("catalan") == "catalan" and rule_set(str(table)) == str(table)
+    with pytest.raises(argparse.ArgumentTypeError,
+                       match="^unknown preset 'nope'; presets are: catalan, "):
+        rule_set("nope")
+    with pytest.raises(argparse.ArgumentTypeError, match="absent.toml' does not exist$"):
+        rule_set(str(tmp_path / "absent.toml"))
 
 
 @pytest.mark.parametrize(("text", "message"), [("0", "0 must be a finite number above 0"),

@@ -262,7 +262,6 @@ def test_report_cli_errors(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--presets", "pagat", "nope"], "unknown preset 'nope'"),
     (["--variant-baselines", "nope"], "unknown agent 'nope'"),
     (["--best-response", "bank", "--br-player", "threshold:99"],
      "--br-player threshold:99: threshold 99.0 is outside 0.5..7.5 points"),
@@ -285,6 +284,52 @@ def test_report_refuses_bad_input_before_the_first_hand(argv, message, run_dir, 
     out, err = capsys.readouterr()
     assert out == "" and err.startswith("sette report: error: ")
     assert message.format(run=run_dir) in err
+    assert not (tmp_path / "r").exists()
+
+
+def test_report_names_the_option_of_a_bad_rule_set(run_dir, tmp_path, capsys):
+    """``--presets pagat nope`` used to say ``unknown preset 'nope'`` without the option, as
+    the other options' errors name theirs."""
+    with pytest.raises(SystemExit) as stop:
+        main(["report", str(run_dir), "--presets", "pagat", "nope", "--out",
+              str(tmp_path / "r")])
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert ("sette report: error: argument --presets: unknown preset 'nope'; presets are: "
+            "catalan, " in err), err
+    assert not (tmp_path / "r").exists()
+
+
+@pytest.mark.parametrize("rules, presets, refused", [
+    ("pagat", ["pagat", "spanish_full"], "spanish_full: side_bets=True (supported: False); "
+                                         "fusilar=True"),
+    ("spanish_full", ["pagat"], "spanish_full: side_bets=True (supported: False); "
+                                "bank_sale=True (supported: False)"),
+])
+def test_report_refuses_the_batch_engine_for_rules_it_does_not_play_before_the_first_hand(
+        rules, presets, refused, run_dir, tmp_path, monkeypatch, capsys):
+    """``--engine batch`` with a rule set of the variant table, or a run's, that the batch
+    engine does not play used to stop the report at that table, after the tournaments of
+    the tables before it had played (the variant table comes last)."""
+    from evaluate import report, variants
+
+    for module in (report, variants):
+        monkeypatch.setattr(module, "batch_tournament", pytest.fail)
+        monkeypatch.setattr(module, "run_tournament", pytest.fail)
+    other = tmp_path / "run-other"
+    other.mkdir()
+    (other / "config.toml").write_text(CONFIG_TOML.replace('"pagat"', f'"{rules}"'),
+                                       encoding="utf-8")
+    (other / "run.json").write_text((run_dir / "run.json").read_text(encoding="utf-8"),
+                                    encoding="utf-8")
+    assert main(["report", str(run_dir), str(other), "--presets", *presets, "--engine", "batch",
+                 "--no-best-response", "--hands", "10", "--variant-hands", "10",
+                 "--baselines", "threshold:5", "--variant-baselines", "threshold:5",
+                 "--out", str(tmp_path / "r")]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"sette report: error: --engine batch: {refused}"), err
+    assert err.endswith("; use --engine scalar or auto for these rules\n"), err
     assert not (tmp_path / "r").exists()
 
 

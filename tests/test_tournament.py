@@ -134,7 +134,6 @@ def test_bad_settings_are_named():
     (["evaluate", "threshold:abc"], "'abc' is not a number"),
     (["evaluate", "random", "--seats", "9"], "seats=9 is out of range"),
     (["evaluate"], "name at least one agent"),
-    (["evaluate", "random", "--rules", "nowhere"], "nowhere"),
     (["evaluate", "--group", "seeds"], "give a NAME and at least one SPEC"),
     (["evaluate", "model:/no/such/dir"], "does not exist"),
     (["evaluate", "careful", "careful=threshold:5"],
@@ -148,6 +147,18 @@ def test_cli_errors_name_the_bad_value(argv, message, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.startswith("sette evaluate: error:") and message in err
+
+
+def test_an_unknown_rule_set_is_named_by_its_option(capsys):
+    """``sette evaluate --rules nowhere`` used to say ``unknown preset 'nowhere'`` without
+    the option, where the other options' errors name theirs."""
+    with pytest.raises(SystemExit) as stop:
+        main(["evaluate", "random", "--rules", "nowhere", "--hands", "1"])
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert ("sette evaluate: error: argument --rules: unknown preset 'nowhere'; presets are: "
+            "catalan, " in err), err
 
 
 def test_cli_json_is_deterministic(capsys):

@@ -103,8 +103,13 @@ def test_the_tutorial_runs_as_written(page: str, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("page", PAGES)
-def test_every_quoted_command_parses(page: str) -> None:
-    """A command quoted in the prose names real subcommands and options."""
+def test_every_quoted_command_parses(page: str, tmp_path: Path, monkeypatch) -> None:
+    """A command quoted in the prose names real subcommands and options (in a folder holding
+    the page's files, whose names options such as ``--rules`` read)."""
+    monkeypatch.chdir(tmp_path)
+    for kind, name, text in steps(page):
+        if kind == "file":
+            (tmp_path / name).write_text(text, encoding="utf-8")
     for command in quoted_commands(page):
         argv = shlex.split(command)[1:]
         try:

@@ -161,23 +161,45 @@ def _two_seat_player(folder) -> str:
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--rules", "pagat", "catalan", "{bad}"], "decks must be an integer, got 'two'"),
     (["--rules", "pagat", "catalan", "--seats", "2", "4", "--baselines", "threshold:5",
       "{model}"], "was trained for 2 seats, not 4; seat it at a table of 2 (--seats 2)"),
+    (["--rules", "pagat", "spanish_full", "--seats", "2", "4", "--baselines", "threshold:5",
+      "--engine", "batch"],
+     "--engine batch: spanish_full: side_bets=True (supported: False); fusilar=True "
+     "(supported: False); split_rule='abrirse' (supported: 'none', 'two_figures_once', "
+     "'two_figures_unlimited'); change_four='optional' (supported: 'off', 'forced') not in "
+     "the batch engine; use --engine scalar or auto for these rules\n"),
 ])
 def test_every_cell_is_checked_before_the_first_hand(argv, message, tmp_path, monkeypatch,
                                                      capsys):
-    """A rules file that cannot be read, or a model seated at a table size it never learned,
-    used to stop the table only after the rows before it had played."""
-    bad = tmp_path / "bad.toml"
-    bad.write_text('preset = "catalan"\ndecks = "two"\n', encoding="utf-8")
+    """A model seated at a table size it never learned, or ``--engine batch`` with rules the
+    batch engine does not play, used to stop the table only after the rows before it had
+    played."""
     model = _two_seat_player(tmp_path / "player")
-    words = [w.format(bad=bad, model=model) for w in argv]
+    words = [w.format(model=model) for w in argv]
     monkeypatch.setattr(variants, "batch_tournament", pytest.fail)
     monkeypatch.setattr(variants, "run_tournament", pytest.fail)
     assert main(["variants", *words, "--hands", "10"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.startswith("sette variants: error: ") and message in err
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["pagat", "nope", "catalan"], "unknown preset 'nope'; presets are: catalan, "),
+    (["pagat", "{bad}"], "rules file '{bad}': decks must be an integer, got 'two'"),
+])
+def test_a_bad_rule_set_is_named_by_its_option(argv, message, tmp_path, capsys):
+    """``--rules pagat nope`` used to say ``unknown preset 'nope'`` without the option, as
+    the other options' errors name theirs; a rules file that cannot be read, likewise."""
+    bad = tmp_path / "bad.toml"
+    bad.write_text('preset = "catalan"\ndecks = "two"\n', encoding="utf-8")
+    with pytest.raises(SystemExit) as stop:
+        main(["variants", "--rules", *[w.format(bad=bad) for w in argv], "--hands", "10"])
+    assert stop.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert (f"sette variants: error: argument --rules: {message.format(bad=bad)}"
+            in err), err
 
 
 def test_variants_says_the_hands_it_rounded_up_and_counts_those_played(capsys):
