@@ -426,6 +426,54 @@ def test_a_run_keeps_its_rules_file(tmp_path: Path, monkeypatch, capsys) -> None
     assert sorted(p.name for p in run.iterdir()) == ["config.toml", "run.json"]
 
 
+def test_a_run_recorded_before_its_rules_values_says_its_rules_file_went_unchecked(
+        tmp_path: Path, capsys) -> None:
+    """A run whose run.json was written before sette kept the rules' switches
+    (``rules_values``) has nothing to hold its rules file to: resuming it says so, once, on
+    stderr; a run that kept them, or one on a preset, says nothing."""
+    from envs.rules import Rules
+    from train.pipeline import RUN_FILE, new_run, open_run
+
+    rules = tmp_path / "house.toml"
+    rules.write_text(Rules.preset("catalan").to_toml())
+    config = cfg.apply_overrides(cfg.TrainConfig(), [f"table.rules={str(rules)!r}"])
+    run = new_run("player", config, tmp_path / "run")
+    preset = new_run("player", cfg.TrainConfig(), tmp_path / "preset")
+    for folder in (run, preset):
+        open_run(folder)
+        assert capsys.readouterr().err == ""
+        record = json.loads((folder / RUN_FILE).read_text())
+        del record["rules_values"]
+        (folder / RUN_FILE).write_text(json.dumps(record))
+    open_run(preset)
+    assert capsys.readouterr().err == ""
+    open_run(run)
+    assert capsys.readouterr().err == (
+        f"rules file {str(rules)!r} could not be compared with the rules the run began on: "
+        f"its record {str(run / RUN_FILE)!r} was written before sette kept them "
+        f"('rules_values'); the file is read as it is now\n")
+
+
+def test_a_new_run_refuses_a_folder_that_holds_another_runs_stages(tmp_path: Path,
+                                                                    capsys) -> None:
+    """A folder with a stage's model (or any stage folder) but no run.json is no run to
+    resume, and a new run there would take the model for its own stage's, done already:
+    it is refused by name before anything is written, saying what to do."""
+    run = tmp_path / "run"
+    (run / "player").mkdir(parents=True)
+    (run / "player" / "model.zip").write_bytes(b"another run's model")
+    (run / "selfplay" / "round1-bank").mkdir(parents=True)
+    assert main(["train", "player", "--run-dir", str(run),
+                 "--set", "player.timesteps=256"]) == 2
+    out, err = capsys.readouterr()
+    assert err == (f"sette train: error: {str(run)!r} already holds player/, selfplay/ but no "
+                   f"run.json: a new run there would go on from what they hold as its own; "
+                   f"choose another --run-dir (a run that has its run.json goes on with "
+                   f"--resume)\n"), (out, err)
+    assert sorted(p.name for p in run.iterdir()) == ["player", "selfplay"]
+    assert (run / "player" / "model.zip").read_bytes() == b"another run's model"
+
+
 def test_the_help_and_the_messages_say_how_to_set_what_they_name(tmp_path: Path, monkeypatch,
                                                                  capsys) -> None:
     """``--seats``' help gives each backend's default table; ``--timesteps`` without

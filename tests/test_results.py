@@ -183,6 +183,22 @@ def test_a_table_whose_run_directory_is_taken_is_refused(tmp_path: Path, capsys)
     assert "catalan-4seats' already holds a run: evaluate it with --run 4=DIR" in err
 
 
+def test_a_table_whose_run_directory_holds_stages_without_a_record_is_refused(
+        tmp_path: Path, capsys) -> None:
+    """Stage folders left without ``run.json`` (a copied model) would be taken by the new
+    run as its own trained stages: refused up front, naming them and ``--out``."""
+    stage = tmp_path / "catalan-4seats" / "player"
+    stage.mkdir(parents=True)
+    (stage / "model.zip").write_bytes(b"old")
+    with pytest.raises(SystemExit) as stop:
+        results.main(["--seats", "4", "--out", str(tmp_path)])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert ("catalan-4seats' already holds player/ but no run.json: a new run there would go "
+            "on from what it holds as its own; choose another --out") in err
+    assert (stage / "model.zip").read_bytes() == b"old"
+
+
 def test_given_runs_alone_are_evaluated_without_training(tmp_path: Path, monkeypatch,
                                                          capsys) -> None:
     """``--run 2=RUN`` without ``--seats`` measures that run and trains no other table."""

@@ -168,3 +168,38 @@ def test_a_bad_setting_is_named_by_its_option() -> None:
         RLlibSettings(envs_per_runner=0).check()
     with pytest.raises(ValueError, match="^epochs=0: must be at least 1$"):
         RLlibSettings(epochs=0).check()
+
+
+def test_seats_the_rules_shoe_cannot_serve_are_refused_before_ray_starts(
+        tmp_path: Path) -> None:
+    """``--seats`` is held to the seats the rules' shoe serves (RULES.md §2), as every
+    table checks them, before ray or an env runner starts; a table larger than one deck
+    seats needs a rules file with more decks."""
+    from train.rllib_train import RLlibSettings
+
+    with pytest.raises(ValueError) as refused:
+        RLlibSettings(num_seats=10).check()
+    assert str(refused.value) == (
+        "--seats 10 with rules 'catalan': num_seats=10 is out of range; allowed: 2..8 with "
+        "decks=1; a deck seats at most 8, so up to 16 seats need decks >= 2 (RULES.md §2)")
+    two_decks = tmp_path / "two-decks.toml"
+    two_decks.write_text('preset = "catalan"\ndecks = 2\n', encoding="utf-8")
+    RLlibSettings(rules=str(two_decks), num_seats=10).check()
+
+
+def test_a_new_rllib_run_refuses_a_folder_that_holds_another_runs_checkpoint(
+        tmp_path: Path) -> None:
+    """A folder with an RLlib checkpoint (or a policy folder) but no run.json is no run to
+    resume, and a new run there would restore the checkpoint as its own: it is refused by
+    name before anything is written (no ray needed to refuse it)."""
+    from train.rllib_train import CHECKPOINT, RLlibRun, RLlibSettings
+
+    run = tmp_path / "run"
+    (run / CHECKPOINT).mkdir(parents=True)
+    with pytest.raises(ValueError) as refused:
+        RLlibRun.create(RLlibSettings(), run)
+    assert str(refused.value) == (
+        f"{str(run)!r} already holds rllib/ but no run.json: a new run there would go on "
+        f"from what it holds as its own; choose another --run-dir (a run that has its "
+        f"run.json goes on with --resume)")
+    assert [p.name for p in run.iterdir()] == ["rllib"]

@@ -588,6 +588,28 @@ def rules_file(rules: str) -> Path | None:
     return None
 
 
+def check_new_run_dir(run_dir: Path, record: str, outputs: tuple[str, ...],
+                      option: str = "--run-dir") -> None:
+    """Refuse ``run_dir`` for a new run of either backend where it already holds a run.
+
+    A run goes on only with ``--resume``, which reads its ``record`` (``run.json``);
+    a new run refuses a folder that has one. Without a record it refuses any of
+    ``outputs``, the folders a run trains into, too: a stage that finds a model there
+    takes itself for done, and one that finds checkpoints goes on from them, whichever
+    run left them. ``option`` is the command's option that chose the folder.
+    """
+    if (run_dir / record).exists():
+        raise ValueError(f"{str(run_dir)!r} already holds a run; continue it with "
+                         f"--resume {run_dir} or choose another {option}")
+    found = [f"{name}/" for name in outputs if (run_dir / name).exists()]
+    if found:
+        raise ValueError(f"{str(run_dir)!r} already holds {', '.join(found)} but no {record}: "
+                         f"a new run there would go on from what "
+                         f"{'they hold' if len(found) > 1 else 'it holds'} as its own; choose "
+                         f"another {option} (a run that has its {record} goes on with "
+                         f"--resume)")
+
+
 def keys(config: TrainConfig) -> Iterator[tuple[str, dataclasses.Field, Any]]:
     """Every key of ``config`` as (``section.key``, its field, its value)."""
     for section in dataclasses.fields(TrainConfig):

@@ -83,7 +83,8 @@ class Interrupted(KeyboardInterrupt):
 
 def new_run(command: str, config: TrainConfig, run_dir: Path | None = None,
             base: Path = Path("runs")) -> Path:
-    """Create a run directory with its config and record; refuse to reuse a run.
+    """Create a run directory with its config and record; refuse to reuse a run, or the
+    stage folders of one (:func:`train.config.check_new_run_dir`).
 
     The config is validated first (:func:`train.config.validate`): a config
     that fails leaves no directory behind. A rules file is kept by its absolute path,
@@ -100,9 +101,7 @@ def new_run(command: str, config: TrainConfig, run_dir: Path | None = None,
         rules = Path(config.table.rules).stem
         run_dir = base / f"{stamp}-{command}-{rules}-{config.table.num_seats}seats-" \
                          f"seed{config.run.seed}"
-    if (run_dir / RUN_FILE).exists():
-        raise ValueError(f"{str(run_dir)!r} already holds a run; continue it with "
-                         f"--resume {run_dir} or choose another --run-dir")
+    cfg.check_new_run_dir(run_dir, RUN_FILE, STAGE_FOLDERS)
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / CONFIG_FILE).write_text(config.to_toml(), encoding="utf-8")
     record = {"command": command, "seed": config.run.seed,
@@ -166,11 +165,18 @@ def _json_values(values: dict[str, Any]) -> dict[str, Any]:
 def _check_rules_unchanged(rules: str, record: dict[str, Any], config_file: Path) -> None:
     """Refuse to resume on a rules file whose switches differ from those the run's record
     kept when it began (``rules_values``, :func:`new_run`), naming the first that differs.
-    A switch the record lacks (one newer than the run) is not compared; a preset's
-    switches are sette's own, and a record written before ``rules_values`` has none."""
+    A switch the record lacks (one newer than the run) is not compared, nor a preset's
+    switches (sette's own); a record written before ``rules_values`` has none to compare
+    the file with, which a notice on stderr says."""
     kept = record.get("rules_values")
     file = cfg.rules_file(rules)
-    if file is None or not isinstance(kept, dict):
+    if file is None:
+        return
+    if not isinstance(kept, dict):
+        print(f"rules file {str(file)!r} could not be compared with the rules the run began "
+              f"on: its record {str(config_file.parent / RUN_FILE)!r} was written before "
+              f"sette kept them ('rules_values'); the file is read as it is now",
+              file=sys.stderr, flush=True)
         return
     now = _json_values(Rules.resolve(rules).to_dict())
     for switch, then in kept.items():
@@ -463,6 +469,11 @@ def _tables(config: TrainConfig, role: str) -> str:
 def information_state_stage(role: str) -> str:
     """The folder of ``role``'s information-state model in a run (module docstring)."""
     return f"{role}-information-state"
+
+
+STAGE_FOLDERS = ("player", "bank", information_state_stage("player"),
+                 information_state_stage("bank"), "selfplay")
+"""The folders a run's stages train into (module docstring), whatever its config."""
 
 
 def _stage_steps(stage_dir: Path) -> int:

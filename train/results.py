@@ -49,10 +49,13 @@ from agents import make_agent
 from evaluate.arguments import output_folder, positive_int
 from evaluate.ev import ENGINES, compare, paired_difference, ratio_estimate
 from evaluate.workers import process_pool
-from train.config import ConfigError, TrainConfig, validate
+from train.config import ConfigError, TrainConfig, check_new_run_dir, validate
 from train.exact_gaps import exact_gaps
 from train.exact_gaps import markdown as exact_markdown
-from train.pipeline import RUN_FILE, Run, new_run, open_run
+from train.pipeline import RUN_FILE, STAGE_FOLDERS, Run, new_run, open_run
+
+OpenedRun = tuple[str, TrainConfig, dict[str, Any]]
+"""What :func:`train.pipeline.open_run` reads of a run: its command, config and record."""
 
 TOLERANCE = 0.005
 DEFAULT_SEATS = (2, 4)
@@ -88,14 +91,16 @@ def versus_strongest(run: tuple[np.ndarray, np.ndarray],
 
 
 def evaluate_run(run_dir: Path, hands: int, screen_hands: int, pool: ProcessPoolExecutor,
-                 log: Any = print, engine: str = "auto", exact: bool = True) -> dict[str, Any]:
+                 log: Any = print, engine: str = "auto", exact: bool = True,
+                 opened: OpenedRun | None = None) -> dict[str, Any]:
     """Screen thresholds, then measure the best one and the other candidates (module doc);
     with ``exact``, a heads-up run's exact gaps too (:func:`train.exact_gaps.exact_gaps`).
+    ``opened``: what :func:`train.pipeline.open_run` gave for the run, when already read.
 
     ``engine="auto"`` plays the batch engine where it plays the rules and every seat has a
     batched kernel (threshold, careful, reader and learned models do), else the scalar
     engine, saying why on stderr."""
-    _command, config, record = open_run(run_dir)
+    _command, config, record = opened or open_run(run_dir)
     table, e = config.table, config.evaluate
     if engine == "auto":
         from envs.rules import Rules
@@ -216,15 +221,18 @@ def _train_dir(out: Path, seats: int) -> Path:
     return out / f"catalan-{seats}seats"
 
 
-def _given_runs(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[int, Path]:
+def _given_runs(parser: argparse.ArgumentParser,
+                args: argparse.Namespace) -> dict[int, tuple[Path, OpenedRun]]:
     """The finished runs of ``--run SEATS=RUN_DIR``, checked before anything trains or plays,
     with ``args.seats`` settled: without ``--seats`` the tables are the runs' when ``--run``
     is given (nothing is trained), else 2 and 4. Each run names a table of ``--seats``, once,
     and is a finished ``sette train`` run (command ``all``: the player, the bank and
     self-play) of that many seats; the tables left are checked as
     :func:`train.pipeline.new_run` will train them. Every problem is a usage error naming the
-    argument (``parser.error``: exit status 2)."""
+    argument (``parser.error``: exit status 2). Each given run comes back with what
+    :func:`train.pipeline.open_run` read of it."""
     given: dict[int, Path] = {}
+    opened: dict[int, OpenedRun] = {}
     for item in args.run:
         count, sep, path = item.partition("=")
         if not sep or not count.isdigit() or not path:
@@ -243,7 +251,7 @@ def _given_runs(parser: argparse.ArgumentParser, args: argparse.Namespace) -> di
             parser.error(f"--run {item}: {seats} seats is not a table of --seats "
                          f"{' '.join(map(str, args.seats))}; add it to --seats")
         try:
-            command, config, record = open_run(run_dir)
+            opened[seats] = command, config, record = open_run(run_dir)
         except ValueError as exc:
             parser.error(f"--run {item}: {exc}")
         if command != "all":
@@ -267,11 +275,16 @@ def _given_runs(parser: argparse.ArgumentParser, args: argparse.Namespace) -> di
             validate(_default_run(seats), "all", source="--seats")
         except ConfigError as exc:
             parser.error(str(exc))
-        if (_train_dir(args.out, seats) / RUN_FILE).exists():
-            parser.error(f"{str(_train_dir(args.out, seats))!r} already holds a run: "
+        train_dir = _train_dir(args.out, seats)
+        if (train_dir / RUN_FILE).exists():
+            parser.error(f"{str(train_dir)!r} already holds a run: "
                          f"evaluate it with --run {seats}=DIR (after 'sette train --resume "
                          f"DIR' if it stopped), or choose another --out")
-    return given
+        try:
+            check_new_run_dir(train_dir, RUN_FILE, STAGE_FOLDERS, option="--out")
+        except ValueError as exc:
+            parser.error(str(exc))
+    return {seats: (run_dir, opened[seats]) for seats, run_dir in given.items()}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -302,19 +315,19 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     given = _given_runs(parser, args)
     args.out.mkdir(parents=True, exist_ok=True)
-    run_dirs = {}
+    runs = {}
     for seats in args.seats:
         if seats in given:
-            run_dirs[seats] = given[seats]
+            runs[seats] = given[seats]
             continue
         run_dir = new_run("all", _default_run(seats), _train_dir(args.out, seats))
-        _c, config, record = open_run(run_dir)
-        Run(run_dir, config, record).execute("all")
-        run_dirs[seats] = run_dir
+        opened = open_run(run_dir)
+        Run(run_dir, opened[1], opened[2]).execute("all")
+        runs[seats] = run_dir, opened
     started = time.perf_counter()
     with process_pool(args.workers) as pool:
-        results = [evaluate_run(run_dirs[s], args.hands, args.screen_hands, pool,
-                                engine=args.engine, exact=not args.no_exact)
+        results = [evaluate_run(runs[s][0], args.hands, args.screen_hands, pool,
+                                engine=args.engine, exact=not args.no_exact, opened=runs[s][1])
                    for s in args.seats]
     text = markdown(results, args.hands, args.screen_hands)
     (args.out / "results.md").write_text(text + "\n", encoding="utf-8")

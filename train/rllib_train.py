@@ -81,12 +81,15 @@ class RLlibSettings:
     def check(self) -> None:
         """Name the first bad setting with its valid choices (before ray starts)."""
         from envs.information_state import check_observation_type
-        from envs.rules import MAX_SEATS, MIN_SEATS, Rules
+        from envs.rules import Rules
 
-        Rules.resolve(self.rules)
+        rules = Rules.resolve(self.rules)
         check_observation_type(self.observation_type)
-        if not MIN_SEATS <= self.num_seats <= MAX_SEATS:
-            raise ValueError(f"--seats {self.num_seats}: choose {MIN_SEATS}..{MAX_SEATS}")
+        try:  # the seats the rules' shoe serves, as every table checks them (RULES.md §2)
+            rules.check_seats(self.num_seats)
+        except ValueError as exc:
+            raise ValueError(f"--seats {self.num_seats} with rules {self.rules!r}: {exc}"
+                             ) from None
         for name in ("iterations", "tables", "table_hands", "envs_per_runner", "train_batch",
                      "minibatch", "epochs", "checkpoint_every"):
             if getattr(self, name) < 1:  # an option by its flag; a setting of run.json by name
@@ -196,17 +199,17 @@ class RLlibRun:
     @classmethod
     def create(cls, settings: RLlibSettings, run_dir: Path | None = None,
                base: Path = Path("runs")) -> "RLlibRun":
-        """A new run directory with its record; refuses one that already holds a run."""
+        """A new run directory with its record; refuses one that already holds a run, or
+        the policies or checkpoint of one (:func:`train.config.check_new_run_dir`)."""
         settings.check()
         if run_dir is None:
             stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
             run_dir = base / (f"{stamp}-rllib-{Path(settings.rules).stem}-"
                               f"{settings.num_seats}seats-seed{settings.seed}")
-        if (run_dir / RUN_FILE).exists():
-            raise ValueError(f"{str(run_dir)!r} already holds a run; continue it with "
-                             f"--resume {run_dir} or choose another --run-dir")
         from evaluate.report import package_versions
+        from train.config import check_new_run_dir
 
+        check_new_run_dir(run_dir, RUN_FILE, ("player", "bank", CHECKPOINT.parts[0]))
         run_dir.mkdir(parents=True, exist_ok=True)
         record = {"command": "all", "backend": BACKEND, "seed": settings.seed,
                   "settings": asdict(settings), "iterations_done": 0, "env_steps": 0,

@@ -22,8 +22,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from envs.rules import MAX_SEATS, MIN_SEATS, SEATS_PER_DECK, Rules, RulesError
-from evaluate.arguments import output_folder, seed
+from envs.rules import MAX_SEATS, MIN_SEATS, SEATS_PER_DECK
+from evaluate.arguments import output_folder, rule_set, seed
 from train import config as cfg
 from train.config import COMMANDS
 from train.rllib_train import RLlibSettings
@@ -38,7 +38,7 @@ def add_commands(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("what", nargs="?", default="all", choices=COMMANDS,
                    help="which part to train (default: all)")
     p.add_argument("--config", type=Path, help="TOML file of hyperparameters")
-    p.add_argument("--rules", type=_rules, help="preset name or rules .toml file (table.rules)")
+    p.add_argument("--rules", type=rule_set, help="preset name or rules .toml file (table.rules)")
     p.add_argument("--seats", type=_seats, help=f"number of seats, {MIN_SEATS}..{MAX_SEATS} "
                    f"(table.num_seats, default {cfg.TrainConfig().table.num_seats}; "
                    f"{RLlibSettings.num_seats} with --backend rllib; more than "
@@ -65,16 +65,6 @@ def _seats(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{value} is not a table size; allowed: "
                                          f"{MIN_SEATS}..{MAX_SEATS}")
     return value
-
-
-def _rules(text: str) -> str:
-    """``--rules``: a preset name or a rules file that reads (:meth:`envs.rules.Rules.resolve`),
-    named by the option when it does not."""
-    try:
-        Rules.resolve(text)
-    except RulesError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-    return text
 
 
 TABLE_OPTIONS = {"rules": "table.rules", "seats": "table.num_seats", "seed": "run.seed"}
