@@ -30,22 +30,31 @@ def spec_list(words: Sequence[str] | None) -> list[str]:
 MAX_TIMEOUT = 600.0
 """The longest turn timer, in seconds (ten minutes, as a table of ``sette serve`` allows):
 longer is no timer in practice, and ``--no-timer`` says that."""
+TIMER_RANGE = f"more than 0 and at most {MAX_TIMEOUT:g} seconds"
+"""What a turn timer may be, in the words every refusal of one uses."""
 MIN_SPEED = 0.01
 """The slowest ``sette watch`` speed, in actions per second: an action every 100 seconds."""
 MAX_SPEED = 1000.0
 """The fastest ``sette watch`` speed but 0 (no pause): a pause of a millisecond."""
 
 
+def is_timer(seconds: object) -> bool:
+    """Whether ``seconds`` is a turn timer's length: a number (not a bool) more than 0 and at
+    most :data:`MAX_TIMEOUT`, so never nan nor inf. The command line's timer options and
+    :class:`play.session.TableSession` both hold their timers to it."""
+    return (isinstance(seconds, (int, float)) and not isinstance(seconds, bool)
+            and 0 < seconds <= MAX_TIMEOUT)  # false for nan
+
+
 def _seconds(text: str) -> float:
-    """A turn timer's seconds: a finite number above 0 and at most :data:`MAX_TIMEOUT`."""
+    """A turn timer's seconds, typed: a number :func:`is_timer` accepts."""
     try:
         value = float(text)
     except ValueError:
         value = math.nan
-    if not 0 < value <= MAX_TIMEOUT:  # false for nan
+    if not is_timer(value):
         raise argparse.ArgumentTypeError(
-            f"{text!r}: a timer is more than 0 and at most {MAX_TIMEOUT:g} seconds "
-            f"(--no-timer turns the timers off)")
+            f"{text!r}: a timer is {TIMER_RANGE} (--no-timer turns the timers off)")
     return value
 
 

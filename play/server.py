@@ -11,7 +11,9 @@ HTTP opens and joins tables; one websocket per seat plays them:
                                        table; 503: the server holds ``--max-tables`` already)
 ``GET /api/tables/{code}``             who sits where (no cards)
 ``POST /api/tables/{code}/seats``      take a free human seat: its seat and token
-``WS /ws/{code}``                      first message ``{"type": "hello", "token": T}``
+``WS /ws/{code}``                      first message ``{"type": "hello", "token": T}``,
+                                       within :data:`HELLO_S` seconds (else an error, and
+                                       the socket is closed with code 4408)
 =====================================  ===================================================
 
 On the socket a client sends ``{"type": "act", "action": NAME_OR_ID}``,
@@ -50,6 +52,11 @@ MAX_MESSAGE = 4096
 """The longest socket message accepted, in characters."""
 MESSAGE_TYPES = ("act", "start", "ping")
 """What a seated connection may send after its hello."""
+HELLO = '{"type": "hello", "token": YOUR_SEAT_TOKEN}'
+"""The first message a socket sends, as an error that asks for it shows it."""
+HELLO_S = 20.0
+"""Seconds a new socket has to send its hello: one that stays silent is told so and closed
+(code 4408), so a public server holds no connection that never says which seat it is."""
 
 WEB = Path(str(resources.files("play") / "web"))
 
@@ -179,11 +186,16 @@ async def _serve_seat(websocket: WebSocket, tables: TableRegistry, code: str) ->
         await _error(websocket, str(exc))
         await websocket.close(code=4404)
         return
-    hello = await _read(websocket)
+    try:
+        hello = await asyncio.wait_for(_read(websocket), HELLO_S)
+    except asyncio.TimeoutError:
+        await _error(websocket, f"no hello within {HELLO_S:g} seconds: the first message is "
+                                f"{HELLO}")
+        await websocket.close(code=4408)
+        return
     if isinstance(hello, str) or hello.get("type") != "hello":
         await _error(websocket, hello if isinstance(hello, str) else (
-            f"first message of type {hello.get('type')!r}: the first message is "
-            "{\"type\": \"hello\", \"token\": YOUR_SEAT_TOKEN}"))
+            f"first message of type {hello.get('type')!r}: the first message is {HELLO}"))
         await websocket.close(code=4400)
         return
     try:

@@ -19,11 +19,12 @@ only, its legal actions and its timer's deadline.
 
 **Timers** (the Catalan app's, RULES.md §7 ``catalan``): ``bet_timeout``
 seconds to bet (18) and ``act_timeout`` to act (22), each ``None`` for no
-timer. When a human seat's deadline passes, :meth:`TableSession.tick` plays
-its default: the smallest legal stake for a bet, else the passive action
-(``stand``, ``pass``, ``refuse_bank``, ``decline``, in that order of
-preference), else the first legal one. Time comes from ``clock`` (a
-callable giving seconds), so tests move time by hand.
+timer, else more than 0 and at most the command line's ``MAX_TIMEOUT`` seconds
+(:func:`play.play_cli.is_timer`). When a human seat's deadline passes,
+:meth:`TableSession.tick` plays its default: the smallest legal stake for a
+bet, else the passive action (``stand``, ``pass``, ``refuse_bank``,
+``decline``, in that order of preference), else the first legal one. Time
+comes from ``clock`` (a callable giving seconds), so tests move time by hand.
 
 **Listening.** :meth:`TableSession.subscribe` registers a callback called
 after every change with a :class:`Change`; a server re-sends each of its
@@ -36,7 +37,6 @@ with its settlement lines (:mod:`play.settlement`).
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -55,6 +55,7 @@ from envs.policy import Policy
 from envs.rules import MAX_SEATS, MIN_SEATS, Rules
 from envs.table_view import HandShown, table_view
 from play.history import FORMAT, HistoryWriter, table_record
+from play.play_cli import TIMER_RANGE, is_timer
 from play.settlement import SettlementLine, settlement_lines
 
 HUMAN: Final = "human"
@@ -229,10 +230,9 @@ class TableSession:
             raise SessionError(f"a table seats {MIN_SEATS}..{MAX_SEATS} players, got "
                                f"{len(players)}: {', '.join(map(str, players)) or 'none'}")
         for name, value in (("bet_timeout", bet_timeout), ("act_timeout", act_timeout)):
-            if value is not None and not (isinstance(value, (int, float)) and value > 0
-                                          and math.isfinite(value)):
-                raise SessionError(f"{name}={value!r} must be a positive number of seconds "
-                                   f"or None (no timer)")
+            if value is not None and not is_timer(value):
+                raise SessionError(f"{name}={value!r}: a timer is {TIMER_RANGE}, or None "
+                                   f"(no timer)")
         self.rules = Rules.resolve(rules)
         self.engine = Engine(self.rules, len(players), max_hands=hands)
         self.observer = Observer(self.engine)

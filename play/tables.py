@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import secrets
 import time
 from collections.abc import Callable
@@ -37,6 +38,7 @@ from envs.engine import Engine
 from envs.observer import Observer
 from envs.rules import MIN_SEATS, PRESETS, Rules
 from envs.table_view import count_text, seats_text
+from play.play_cli import TIMER_RANGE, is_timer
 from play.session import ACT_TIMEOUT, BET_TIMEOUT, HUMAN, TableSession
 
 CODE_BYTES = 16
@@ -109,6 +111,21 @@ def page_refusal(spec: str, models: tuple[str, ...] = ()) -> str | None:
     return f"unknown agent {shown(spec)}; {choose}"
 
 
+SEATS_HINT = re.compile(r"seat it at a table of (\d+) \(--seats \1\)$")
+"""The command line's hint that ends the refusal of a model at a table of another size
+(:mod:`agents.learned`); a page has no ``--seats``."""
+
+
+def page_words(refusal: str) -> str:
+    """``refusal`` in a page's words: a model at a table of another size is told to choose a
+    table of its own size, where the command line is told ``--seats``.
+
+    >>> page_words("model m was trained for 2 seats, not 3; seat it at a table of 2 (--seats 2)")
+    'model m was trained for 2 seats, not 3; choose a 2-seat table'
+    """
+    return SEATS_HINT.sub(r"choose a \1-seat table", refusal)
+
+
 _log = logging.getLogger(__name__)
 
 
@@ -173,9 +190,8 @@ class TableOptions:
         if not 1 <= self.hands <= 1000:
             raise TableError(f"hands {self.hands}: choose 1 to 1000")
         for timeout in (self.bet_timeout, self.act_timeout):
-            if timeout is not None and not 0 < timeout <= 600:
-                raise TableError(f"timeout {timeout}: choose more than 0 and at most 600 "
-                                 "seconds, or none")
+            if timeout is not None and not is_timer(timeout):
+                raise TableError(f"timeout {timeout}: choose {TIMER_RANGE}, or none")
         rules = Rules.resolve(self.rules)
         engine = Engine(rules, len(self.seats))
         vectors = SeatVectors(engine, Observer(engine))  # a model fits the table's size
@@ -187,7 +203,7 @@ class TableOptions:
                 try:
                     vectors.check(make_agent(resolve_spec(entry), rules=rules))
                 except (ValueError, OSError) as exc:
-                    raise TableError(f"seat {seat}: {exc}") from None
+                    raise TableError(f"seat {seat}: {page_words(str(exc))}") from None
         return self
 
 

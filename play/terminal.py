@@ -31,6 +31,17 @@ from play.timed_input import LineReader, LiveLineReader, open_reader, seconds_sh
 
 BACK = "##"
 """A card the viewer may not see."""
+WHO_WIDTH = 24
+"""The most characters of a seat's entry in the table's "who" column: with the columns beside
+it, a row fits an 80-column terminal, so the column is cut here (:func:`who_text`), not by
+``rich``."""
+
+
+def who_text(who: str) -> str:
+    """``who`` cut to :data:`WHO_WIDTH` characters by its start, behind ``…``: two models'
+    paths differ at their end (``…seed0/player``, ``…seed1/player``), where a cut at the
+    end would show them alike, and a bank's ``(bank)`` stays shown."""
+    return who if len(who) <= WHO_WIDTH else "…" + who[len(who) - WHO_WIDTH + 1:]
 
 
 def card_text(name: str | None, own_hidden: bool) -> str:
@@ -49,7 +60,7 @@ def table_renderable(view: dict[str, Any]) -> Group:
         head = f"table over after {hands_text(view['hand'])} · jackpot {view['jackpot']}"
     grid = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     for column in ("", "seat", "who", "chips", "bet", "cards", "total", "status"):
-        grid.add_column(column)
+        grid.add_column(column, no_wrap=column == "who")  # cut by who_text, not by rich
     for seat in view["seats"]:
         who = ("you" if seat["is_viewer"] else seat["name"]) + (" (bank)" if seat["is_bank"]
                                                                 else "")
@@ -63,7 +74,7 @@ def table_renderable(view: dict[str, Any]) -> Group:
                      " ".join(card_text(n, h) for n, h in zip(hand["cards"], hand["own_hidden"]))
                      or "-", hand["total_text"], hand["status"]) for hand in seat["hands"]]
         for bet, cards, total, status in rows or [("", "-", "", "")]:
-            grid.add_row(Text(marker), Text(str(seat["seat"])), Text(who),
+            grid.add_row(Text(marker), Text(str(seat["seat"])), Text(who_text(who)),
                          Text(str(seat["chips"])), Text(bet), Text(cards), Text(total),
                          Text(status), style="bold" if seat["is_viewer"] else None)
     return Group(Text(head, style="bold"), grid)

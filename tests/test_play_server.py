@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import socket
+import threading
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -26,6 +27,7 @@ with warnings.catch_warnings():  # Starlette's note that it prefers httpx2 to ht
     warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
     from fastapi.testclient import TestClient  # noqa: E402
 
+from play import server  # noqa: E402
 from play.history import read_history, replay  # noqa: E402
 from play.server import create_app  # noqa: E402
 from play.tables import PrivateTable, TableOptions, TableRegistry  # noqa: E402
@@ -271,6 +273,35 @@ def test_a_seat_token_opens_its_own_seat_only(client: TestClient) -> None:
         assert Seat(ws1, table).hello(token1)["view"]["seat"] == 1
 
 
+def received_within(ws: Any, seconds: float) -> dict[str, Any]:
+    """The socket's next ASGI message, or a failure if none comes within ``seconds``: a
+    server that holds the socket open fails the test, not hangs it."""
+    got: list[dict[str, Any]] = []
+    reader = threading.Thread(target=lambda: got.append(ws.receive()), daemon=True)
+    reader.start()
+    reader.join(seconds)
+    if not got:
+        pytest.fail(f"nothing from the server within {seconds} s: the socket is held open")
+    return got[0]
+
+
+def test_a_socket_that_never_says_hello_is_told_so_and_closed(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A socket that opens and stays silent is not held open for good: after ``HELLO_S``
+    seconds (shortened here) it gets an error saying what the first message is, and is
+    closed with code 4408; the table holds no connection of it."""
+    monkeypatch.setattr(server, "HELLO_S", 0.05)
+    table, _token = open_table(client, seats=("human", "random"))
+    with connect(client, table) as ws:
+        error = received_within(ws, 10)
+        assert json.loads(error["text"]) == {"type": "error", "message": (
+            'no hello within 0.05 seconds: the first message is {"type": "hello", '
+            '"token": YOUR_SEAT_TOKEN}')}
+        closed = received_within(ws, 10)
+        assert closed["type"] == "websocket.close" and closed["code"] == 4408
+    assert table.subscribers == []
+
+
 # -- bad input changes nothing ---------------------------------------------------------------
 BINARY = ("malformed message: a binary frame of 2 bytes; send text, a JSON object such as "
           '{"type": "ping"}')
@@ -505,7 +536,8 @@ def test_an_offered_model_is_refused_at_a_table_it_was_not_trained_for(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The operator offers a 2-seat model (``sette serve --model``): a page that seats it at
     3 seats is told so when it opens the table (400, no table made), not when the
-    table is dealt after friends have joined; at 2 seats it is seated."""
+    table is dealt after friends have joined, and in the page's words (a 2-seat table,
+    not the command line's ``--seats 2``); at 2 seats it is seated."""
     from agents.learned import TRUST_ENV
     from train.cli import main
 
@@ -518,6 +550,6 @@ def test_an_offered_model_is_refused_at_a_table_it_was_not_trained_for(
         reply = client.post("/api/tables", json={"seats": ["human", model, "careful"]})
         assert reply.status_code == 400
         assert reply.json()["detail"] == (f"seat 1: model {model} was trained for 2 seats, "
-                                          f"not 3; seat it at a table of 2 (--seats 2)")
+                                          f"not 3; choose a 2-seat table")  # no --seats
         assert client.app.state.tables.tables == {}  # type: ignore[attr-defined]
         assert client.post("/api/tables", json={"seats": ["human", model]}).status_code == 200

@@ -148,6 +148,25 @@ def test_a_timer_plays_the_smallest_stake_then_stand():
     assert session.settlements[0][0].reasons == ("ante", "beat_bank")  # 7 against 5 + ½
 
 
+@pytest.mark.parametrize("name", ["bet_timeout", "act_timeout"])
+@pytest.mark.parametrize("value", [0, -1.0, float("nan"), float("inf"), 600.5, 1e12, "18",
+                                   True])
+def test_a_timer_out_of_the_command_lines_range_is_refused_by_name(name, value):
+    """A session's timer is held to the command line's range (more than 0, at most 600
+    seconds, a number): anything else is refused naming the argument and its value, not
+    taken as a timer that never runs out."""
+    with pytest.raises(ValueError) as refused:
+        TableSession(["human", "threshold:5.5"], "catalan", **{name: value})
+    assert str(refused.value) == (f"{name}={value!r}: a timer is more than 0 and at most 600 "
+                                  f"seconds, or None (no timer)")
+
+
+def test_a_timer_of_600_seconds_is_the_longest_taken():
+    session = TableSession(["human", "threshold:5.5"], "catalan", bank=1, bet_timeout=600,
+                           act_timeout=600.0, clock=lambda: 0.0)
+    assert session.deadline == 600.0
+
+
 def test_no_timer_for_a_lone_human_who_asks():
     session = TableSession(["human", "threshold:5.5"], "catalan", **NO_TIMERS)
     assert session.deadline is None and not session.tick(1e9)

@@ -156,6 +156,20 @@ def test_sette_watch_shows_each_action_with_its_probabilities(capsys):
     assert "Hand 1 over:" in out and "Table over after 1 hand." in out
 
 
+@pytest.mark.parametrize("agents", [["careful,random"], ["careful", "random"],
+                                    ["careful,", "random"]])
+def test_sette_play_takes_its_agents_as_sette_watch_does(agents, capsys):
+    """``sette play --agents`` names the seats as ``sette watch --agents`` does (the same
+    :func:`play.play_cli.spec_list`): comma-separated, one word a seat, or both."""
+    from train.cli import main
+
+    assert main(["play", "--agents", *agents, "--seats", "2", "--hands", "1"]) == 0
+    assert capsys.readouterr().out.endswith("seats: careful, random)\n")
+    assert main(["play", "--agents", "careful,careful,careful", "--seats", "2"]) == 2
+    assert capsys.readouterr().err == ("sette play: error: --agents takes one spec for every "
+                                       "seat or 2 specs, got 3\n")
+
+
 @pytest.mark.parametrize("argv, words", [
     (["watch", "--agents", "careful,threshold:5.5,careful", "--seats", "2"],
      "--seats 2, but --agents names 3 agents, one a seat; name 2, or one to copy to every "
@@ -234,6 +248,21 @@ def test_a_table_over_before_the_first_decision_shows_its_hand_and_the_count_in_
     assert "Hand over:\n  seat 0: +10 — held the bank (½)   [Cc]" in screen
     assert "table over after 1 hand · jackpot 1" in screen
     assert "Table over. Final chips: seat 0 1010, seat 1 989." in screen
+
+
+def test_two_long_model_names_stay_told_apart_at_80_columns():
+    """At an 80-column terminal the "who" column cuts a long model path by its start, so two
+    runs whose names differ at their end are still two names, and the bank stays marked."""
+    from play.terminal import table_renderable
+
+    session = TableSession([HUMAN, "careful", "careful"], "catalan", bank=2, hands=1,
+                           bet_timeout=None, act_timeout=None)
+    run = "runs/20261207-001212-all-catalan-2seats-seed"
+    session.names[1:] = [f"{run}0/player", f"{run}1/player"]
+    out = io.StringIO()
+    Console(file=out, width=80).print(table_renderable(session.view(0)))
+    rows = out.getvalue().splitlines()
+    assert "…lan-2seats-seed0/player " in rows[3] and "…ats-seed1/player (bank) " in rows[4]
 
 
 TIMER = "a timer is more than 0 and at most 600 seconds (--no-timer turns the timers off)"

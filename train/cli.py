@@ -24,7 +24,7 @@ from typing import Final
 from envs.rules import (MAX_SEATS, MIN_SEATS, PRESETS, SEATS_PER_DECK, SWITCH_DOCS, Rules,
                         RulesError)
 from play.play_cli import (DEFAULT_PLAY_SEATS, add_human_options, play_human,
-                           refuse_human_options)
+                           refuse_human_options, spec_list)
 
 COMMAND_MODULES: Final[dict[str, str]] = {
     "train": "train.train_cli",
@@ -56,7 +56,7 @@ def _play(args: argparse.Namespace) -> int:
     rules = Rules.resolve(args.rules)
     num_seats = DEFAULT_PLAY_SEATS if args.seats is None else args.seats
     table = Table(rules, num_seats, args.hands)
-    specs = args.agents or ["threshold:5.5"]
+    specs = spec_list(args.agents) or ["threshold:5.5"]  # A,B or A B, as sette watch
     if len(specs) not in (1, num_seats):
         raise ValueError(f"--agents takes one spec for every seat or {num_seats} specs, "
                          f"got {len(specs)}")
@@ -111,9 +111,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
                       help=f"number of seats, {MIN_SEATS}..{MAX_SEATS} (more than "
                            f"{SEATS_PER_DECK} need decks >= 2; default {DEFAULT_PLAY_SEATS}, "
                            f"with --human the opponents named and you)")
-    play.add_argument("--agents", nargs="*",
-                      help="agent spec or model path per seat (e.g. threshold:5 random "
-                           "runs/RUN/player)")
+    play.add_argument("--agents", nargs="*", metavar="SPEC,...",
+                      help="agent spec or model path per seat, comma-separated (e.g. "
+                           "threshold:5,random,runs/RUN/player; one spec: every seat)")
     play.set_defaults(func=_play)
     if command != "rules":  # `sette rules` loads the rules alone (tests/test_cli_imports.py)
         from evaluate.arguments import positive_int, seed
