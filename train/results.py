@@ -315,15 +315,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     given = _given_runs(parser, args)
     args.out.mkdir(parents=True, exist_ok=True)
-    runs = {}
+    runs: dict[int, tuple[Path, OpenedRun | None]] = dict(given)
     for seats in args.seats:
         if seats in given:
-            runs[seats] = given[seats]
             continue
         run_dir = new_run("all", _default_run(seats), _train_dir(args.out, seats))
-        opened = open_run(run_dir)
-        Run(run_dir, opened[1], opened[2]).execute("all")
-        runs[seats] = run_dir, opened
+        _c, config, record = open_run(run_dir)
+        Run(run_dir, config, record).execute("all")
+        runs[seats] = run_dir, None  # read again once trained, as its run.json now says
     started = time.perf_counter()
     with process_pool(args.workers) as pool:
         results = [evaluate_run(runs[s][0], args.hands, args.screen_hands, pool,
