@@ -46,8 +46,9 @@ def test_ctrl_c_prints_one_line_exits_130_and_the_run_resumes(tmp_path: Path, ca
     time.sleep(0.3)
     before = len(lines)
     os.killpg(process.pid, signal.SIGINT)
-    assert process.wait(timeout=60) == INTERRUPTED == 130
+    status = process.wait(timeout=60)
     reader.join(timeout=10)
+    assert status == INTERRUPTED == 130, "".join(lines[before:])  # what it said instead
     after = lines[before:]
     assert len(after) == 1, after  # no traceback
     match = re.fullmatch(r"sette train: stopped in the player stage at step (\d+) \(saved: "
