@@ -465,11 +465,15 @@ def _play_to_the_end(client: TestClient, opened: dict[str, Any]) -> None:
 
 def test_a_finished_table_gives_its_place_back(tmp_path: Path, clock: Clock) -> None:
     """At ``--max-tables 2`` two tables in play fill the server (503, try later); once
-    both are over and their pages closed, new tables open at once, not an hour later."""
+    both are over and their pages closed, new tables open at once, not an hour later.
+    The first two have ``careful`` as their bank, so the person must bet before their hand
+    can end (with a drawn bank, the person's table could end before they act)."""
     app = create_app(TableRegistry(history_dir=tmp_path, clock=clock, max_tables=2))
     table = {"seats": ["human", "careful"], "hands": 1, "timers": False}
     with TestClient(app) as client:
-        first, second = (client.post("/api/tables", json=table).json() for _ in range(2))
+        first, second = ({"code": opened.code, "token": token} for opened, token in (
+            open_table(client, seats=("human", "careful"), hands=1, bet_timeout=None,
+                       act_timeout=None, bank=1) for _ in range(2)))
         full = client.post("/api/tables", json=table)
         assert full.status_code == 503
         assert full.json() == {"detail": "this server holds 2 tables already; try again later"}
